@@ -1,0 +1,53 @@
+# Two set-up commands on a fresh machine: `make demo` and `make test`.
+# Each creates the virtual environment when needed and installs the package into it.
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.tdadp-installed
+
+BENCH_VENV  ?= .venv-bench
+BENCH_PY    := $(BENCH_VENV)/bin/python
+BENCH_STAMP := $(BENCH_VENV)/.tdadp-installed
+
+PYTEST_ARGS ?=
+
+.PHONY: demo test test-slow test-all bench install clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+# Re-install whenever the project's metadata changes.
+$(STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[test]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+demo: $(STAMP)
+	MPLBACKEND=Agg $(PY) -m tdadp.demo --out figures
+
+test: $(STAMP)
+	MPLBACKEND=Agg $(PY) -m pytest -m "not slow" $(PYTEST_ARGS)
+
+test-slow: $(STAMP)
+	MPLBACKEND=Agg $(PY) -m pytest -m slow $(PYTEST_ARGS)
+
+test-all: $(STAMP)
+	MPLBACKEND=Agg $(PY) -m pytest $(PYTEST_ARGS)
+
+# The benchmarks compare against graspologic, which pins older numpy: keep it out of the
+# main environment.
+$(BENCH_PY):
+	$(PYTHON) -m venv $(BENCH_VENV)
+
+$(BENCH_STAMP): pyproject.toml | $(BENCH_PY)
+	$(BENCH_PY) -m pip install --quiet --upgrade pip
+	$(BENCH_PY) -m pip install --quiet -e . graspologic
+	touch $(BENCH_STAMP)
+
+bench: $(BENCH_STAMP)
+	MPLBACKEND=Agg $(BENCH_PY) -m benchmarks $(BENCH_ARGS)
+
+clean:
+	rm -rf $(VENV) $(BENCH_VENV) build *.egg-info .pytest_cache .hypothesis

@@ -1,0 +1,81 @@
+"""tdadp: topological inference on edge-differentially-private networks.
+
+The pipeline: latent sampler -> gRDPG generator -> edge-DP mechanism -> adjacency spectral
+embedding (plain or privacy-adjusted) -> persistence diagrams -> (shift-invariant) bottleneck
+comparison, and ToMATo clustering of the embedded nodes. Every stage is a scikit-learn
+estimator with a function twin, and maps one item or a batch of items.
+"""
+
+from ._embedding import AdjacencySpectralEmbedding, adjacency_spectral_embedding
+from ._grdpg import GRDPG, probability_matrix, sample_grdpg
+from ._latent import (
+    LATENT_KINDS,
+    LatentSampler,
+    circle,
+    degree_corrected_sbm,
+    erdos_renyi,
+    lemniscate,
+    mixed_membership_sbm,
+    sbm,
+    sphere,
+    torus,
+    two_circles,
+)
+from ._latent_positions import LatentPositions
+from ._mechanisms import (
+    EdgeFlip,
+    LaplaceFlip,
+    edge_flip,
+    flip_probability,
+    laplace_flip,
+    laplace_flip_probability,
+)
+from ._theory import (
+    gram_error,
+    inertia,
+    private_latent_map,
+    private_signature,
+    procrustes_align,
+    two_to_infinity_error,
+)
+from .privacy import PrivacyGuarantee
+
+__version__ = "0.1.0"
+
+__all__ = [
+    # latent positions
+    "LatentPositions",
+    "LatentSampler",
+    "LATENT_KINDS",
+    "circle",
+    "two_circles",
+    "lemniscate",
+    "sphere",
+    "torus",
+    "erdos_renyi",
+    "sbm",
+    "mixed_membership_sbm",
+    "degree_corrected_sbm",
+    # graphs
+    "GRDPG",
+    "sample_grdpg",
+    "probability_matrix",
+    # mechanisms
+    "EdgeFlip",
+    "LaplaceFlip",
+    "edge_flip",
+    "laplace_flip",
+    "flip_probability",
+    "laplace_flip_probability",
+    "PrivacyGuarantee",
+    # embedding
+    "AdjacencySpectralEmbedding",
+    "adjacency_spectral_embedding",
+    # theory
+    "private_latent_map",
+    "private_signature",
+    "inertia",
+    "procrustes_align",
+    "gram_error",
+    "two_to_infinity_error",
+]
