@@ -25,7 +25,7 @@ $(STAMP): pyproject.toml | $(PY)
 install: $(STAMP)
 
 demo: $(STAMP)
-	MPLBACKEND=Agg $(PY) -m tdadp.demo --out figures
+	MPLBACKEND=Agg $(PY) pipelines/demo.py --out figures
 
 test: $(STAMP)
 	MPLBACKEND=Agg $(PY) -m pytest -m "not slow" $(PYTEST_ARGS)
