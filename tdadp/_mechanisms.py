@@ -337,7 +337,7 @@ def edge_flip(A, epsilon, random_state=None):
     >>> from tdadp import edge_flip
     >>> A = np.zeros((100, 100), dtype=np.uint8)
     >>> B = edge_flip(A, 0.0, random_state=0)       # pure noise: about half the dyads on
-    >>> 0.45 < B.sum() / (100 * 99) < 0.55
+    >>> bool(0.45 < B.sum() / (100 * 99) < 0.55)
     True
     """
     return _function_twin(EdgeFlip, A, epsilon, random_state)
