@@ -1,0 +1,87 @@
+"""ToMATo fit time and agreement: tdadp's ToMATo against gudhi's Tomato and k-means.
+
+Run from the repository root: ``python -m benchmarks.bench_cluster [--quick]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import time
+
+import numpy as np
+from sklearn.cluster import KMeans
+from sklearn.metrics import adjusted_rand_score
+
+from tdadp.cluster import ToMATo
+
+
+def _mixture(n, dim, seed):
+    """Four Gaussian clusters of different spreads plus 5% uniform noise."""
+    rng = np.random.default_rng(seed)
+    axes = np.vstack([np.eye(dim), -np.eye(dim)])
+    centers = 4.0 * axes[:4]
+    n_noise = n // 20
+    sizes = np.full(4, (n - n_noise) // 4)
+    sizes[0] += n - n_noise - sizes.sum()
+    parts = [rng.normal(c, s, (m, dim)) for c, s, m in zip(centers, (0.5, 0.7, 0.9, 0.6), sizes)]
+    parts.append(rng.uniform(-3, 7, (n_noise, dim)))
+    y = np.concatenate([np.repeat(np.arange(4), sizes), np.full(n_noise, -1)])
+    return np.concatenate(parts), y
+
+
+def _time(func, repeat):
+    best, out = np.inf, None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        out = func()
+        best = min(best, time.perf_counter() - t0)
+    return best, out
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="small smoke run")
+    args = parser.parse_args(argv)
+    sizes = (2_000,) if args.quick else (10_000, 100_000)
+    repeat = 1 if args.quick else 2
+    k, density_k = 15, 30
+    try:
+        from gudhi.clustering.tomato import Tomato
+    except ImportError:  # pragma: no cover
+        Tomato = None
+
+    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cpus, "
+          f"python {platform.python_version()}")
+    print(f"ToMATo k={k}, density_k={density_k}, logDTM, 4 clusters (n_clusters=4); gudhi "
+          f"Tomato with the same graph and density (k={k + 1}, k_DTM={density_k + 1}, "
+          "symmetrize_graph=True, as gudhi counts the point itself); KMeans(4, n_init=1).")
+    print("best of", repeat, "runs; ARI against the truth on the clustered (non-noise) points")
+    header = (f"{'n':>8} {'dim':>3} | {'tdadp s':>8} {'gudhi s':>8} {'kmeans s':>8} | "
+              f"{'recut ms':>8} | {'ARI(tdadp,gudhi)':>16} {'ARI tdadp':>9} {'ARI km':>7}")
+    print(header)
+    print("-" * len(header))
+    for n in sizes:
+        for dim in (3, 4):
+            X, y = _mixture(n, dim, seed=n + dim)
+            est = ToMATo(k=k, density_k=density_k, n_clusters=4)
+            t_ours, _ = _time(lambda: est.fit(X), repeat)
+            t_recut, _ = _time(lambda: est.recut(n_clusters=5), 3)
+            ours = est.recut(n_clusters=4)
+            t_km, km = _time(lambda: KMeans(4, n_init=1, random_state=0).fit_predict(X), repeat)
+            if Tomato is not None:
+                ref = Tomato(k=k + 1, k_DTM=density_k + 1, symmetrize_graph=True, n_clusters=4)
+                t_g, _ = _time(lambda: ref.fit(X), repeat)
+                agree = adjusted_rand_score(ours, ref.labels_)
+            else:
+                t_g, agree = float("nan"), float("nan")
+            core = y >= 0
+            print(f"{n:>8} {dim:>3} | {t_ours:8.2f} {t_g:8.2f} {t_km:8.2f} | "
+                  f"{1e3 * t_recut:8.1f} | {agree:16.4f} "
+                  f"{adjusted_rand_score(y[core], ours[core]):9.3f} "
+                  f"{adjusted_rand_score(y[core], km[core]):7.3f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,82 @@
+"""Node clustering of a private network in one pipeline, with ToMATo or a baseline."""
+
+from __future__ import annotations
+
+from sklearn.pipeline import Pipeline
+
+__all__ = ["make_private_clustering"]
+
+_CLUSTERERS = ("tomato", "kmeans", "spectral")
+
+
+def make_private_clustering(clusterer="tomato", *, epsilon, n_components=3, n_clusters=None,
+                            random_state=None, **clusterer_params):
+    """Pipeline edgeFlip -> privacy-adjusted spectral embedding -> clusterer.
+
+    ``fit_predict(A)`` releases the graph under epsilon-edge DP, embeds the nodes with the
+    privacy-adjusted adjacency spectral embedding and returns one cluster label per node. The
+    three choices of ``clusterer`` give comparable pipelines: the same ``random_state`` gives
+    the same private graph, hence the same embedding, so only the last step differs.
+
+    Parameters
+    ----------
+    clusterer : {"tomato", "kmeans", "spectral"}, default="tomato"
+        :class:`ToMATo`, scikit-learn's ``KMeans`` (``n_init=10``), or scikit-learn's
+        ``SpectralClustering`` with ``affinity="nearest_neighbors"``.
+    epsilon : float
+        Privacy budget of edgeFlip, also given to the embedding to adjust for the flips.
+    n_components : int, default=3
+        Embedding dimension.
+    n_clusters : int or None, default=None
+        Number of clusters; None lets ToMATo choose it (k-means and spectral clustering need
+        it).
+    random_state : None, int, numpy Generator or SeedSequence
+        Seeds edgeFlip (and k-means / spectral clustering, when an int).
+    **clusterer_params
+        Further parameters of the clusterer.
+
+    Returns
+    -------
+    sklearn.pipeline.Pipeline
+        Steps ``"mechanism"``, ``"embedding"``, ``"cluster"``.
+
+    Examples
+    --------
+    >>> from tdadp import sbm, sample_grdpg
+    >>> from tdadp.cluster import make_private_clustering
+    >>> X = sbm([100, 100], [[0.6, 0.1], [0.1, 0.6]], random_state=0)
+    >>> A = sample_grdpg(X, random_state=1)
+    >>> pipe = make_private_clustering("kmeans", epsilon=2.0, n_components=2, n_clusters=2,
+    ...                                random_state=0)
+    >>> pipe.fit_predict(A).shape
+    (200,)
+    """
+    from .._embedding import AdjacencySpectralEmbedding
+    from .._mechanisms import EdgeFlip
+    from ._tomato import ToMATo
+
+    if clusterer not in _CLUSTERERS:
+        raise ValueError(f"clusterer must be one of {_CLUSTERERS}, got {clusterer!r}.")
+    seed = random_state if isinstance(random_state, int) else None
+    if clusterer == "tomato":
+        last = ToMATo(n_clusters=n_clusters, **clusterer_params)
+    else:
+        if n_clusters is None:
+            raise ValueError(f"clusterer={clusterer!r} needs n_clusters.")
+        if clusterer == "kmeans":
+            from sklearn.cluster import KMeans
+
+            params = dict(n_init=10, random_state=seed)
+            params.update(clusterer_params)
+            last = KMeans(n_clusters=n_clusters, **params)
+        else:
+            from sklearn.cluster import SpectralClustering
+
+            params = dict(affinity="nearest_neighbors", random_state=seed)
+            params.update(clusterer_params)
+            last = SpectralClustering(n_clusters=n_clusters, **params)
+    return Pipeline([
+        ("mechanism", EdgeFlip(epsilon, random_state=random_state)),
+        ("embedding", AdjacencySpectralEmbedding(n_components=n_components, epsilon=epsilon)),
+        ("cluster", last),
+    ])

@@ -1,0 +1,189 @@
+"""The ToMATo merge tree: hill climbing, the elder rule, and re-cutting it.
+
+The hill climbing of Chazal et al. attaches every point to its highest neighbour; following
+these pointers to the top gives the basin (leaf cluster) of each local maximum of the density.
+Those pointers are resolved all at once by pointer jumping. Basins then merge along the
+superlevel filtration: an edge (u, v) appears when its lower endpoint does, at density
+``min(f(u), f(v))``; when two clusters meet, the one with the lower peak dies (elder rule) and
+its prominence is ``peak - density at the meeting point``. Only the edges of a maximum spanning
+forest of the basin graph can merge clusters, so the sequential union-find runs over at most
+(number of basins - 1) edges, not over every edge of the graph.
+
+Re-cutting merges the modes of lowest prominence, which is a connected-components computation
+on the basins: no density or graph is recomputed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.sparse.csgraph import connected_components, minimum_spanning_tree
+
+__all__ = ["MergeTree", "build_merge_tree"]
+
+
+@dataclass
+class MergeTree:
+    """Everything a re-cut needs, with the modes listed in diagram order.
+
+    Diagram order: modes that never die (one per connected component of the graph) first, by
+    decreasing peak density; then the others by decreasing prominence (ties: the earlier death,
+    i.e. the higher death density, first; then the higher peak).
+    """
+
+    leaf_of_point: np.ndarray  # (n,) mode (in diagram order) whose basin holds each point
+    modes: np.ndarray  # (L,) point index of each mode's peak
+    births: np.ndarray  # (L,) density at the peak
+    deaths: np.ndarray  # (L,) density where the mode merges into an older one, -inf if never
+    merge_edges: np.ndarray  # (L, 2) modes joined by the merge that kills each mode, -1 if none
+    n_components: int  # modes that never die (connected components of the graph)
+    min_density: float  # lowest density value, the end of the filtration
+    low_density: float  # 10% quantile of the density, the level of the sparse fringe
+
+    @property
+    def n_modes(self):
+        return self.births.shape[0]
+
+    @property
+    def prominences(self):
+        """Finite prominences (birth - death) of the mortal modes, in decreasing order."""
+        return self.births[self.n_components:] - self.deaths[self.n_components:]
+
+    def labels(self, n_clusters):
+        """Labels after merging all but the ``n_clusters`` most prominent modes.
+
+        ``n_clusters`` must lie in ``[n_components, n_modes]``. Labels are numbered by the
+        diagram position of each cluster's surviving mode (0: the most prominent cluster).
+        """
+        L = self.n_modes
+        c = int(n_clusters)
+        merged = self.merge_edges[c:]
+        graph = sp.coo_matrix(
+            (np.ones(merged.shape[0], dtype=np.int8), (merged[:, 0], merged[:, 1])),
+            shape=(L, L),
+        )
+        _, comp = connected_components(graph, directed=False)
+        # Name each component by its best-placed mode: with exact ties in prominence the kept
+        # mode and the component's top mode could differ, and this keeps labels 0..c-1 anyway.
+        first = np.full(comp.max() + 1, L, dtype=np.intp)
+        np.minimum.at(first, comp, np.arange(L, dtype=np.intp))
+        rank = np.empty(first.size, dtype=np.intp)
+        rank[np.argsort(first, kind="stable")] = np.arange(first.size, dtype=np.intp)
+        return rank[comp][self.leaf_of_point]
+
+
+def _find(parent, i):
+    root = i
+    while parent[root] != root:
+        root = parent[root]
+    while parent[i] != root:  # path compression
+        parent[i], i = root, parent[i]
+    return root
+
+
+def build_merge_tree(density, u, v):
+    """Build the ToMATo merge tree of ``density`` on the undirected graph with edges (u, v).
+
+    Parameters
+    ----------
+    density : ndarray of shape (n,)
+        Finite density (or log-density) values.
+    u, v : ndarray of int
+        Edge endpoints, each undirected edge listed once.
+
+    Returns
+    -------
+    MergeTree
+    """
+    n = density.shape[0]
+    # A strict total order on the points: decreasing density, ties by index.
+    order = np.argsort(-density, kind="stable")
+    rank = np.empty(n, dtype=np.intp)
+    rank[order] = np.arange(n, dtype=np.intp)
+
+    # Highest neighbour (by rank) of every point, the point itself if it is a local maximum.
+    best = rank.copy()
+    if u.size:
+        np.minimum.at(best, u, rank[v])
+        np.minimum.at(best, v, rank[u])
+    pointer = order[best]
+    # Pointer jumping: O(log depth) vectorised passes resolve every chain to its peak.
+    while True:
+        nxt = pointer[pointer]
+        if np.array_equal(nxt, pointer):
+            break
+        pointer = nxt
+    peaks = np.flatnonzero(pointer == np.arange(n))
+    peaks = peaks[np.argsort(rank[peaks], kind="stable")]  # basin ids by decreasing peak
+    L = peaks.size
+    basin_of_peak = np.full(n, -1, dtype=np.intp)
+    basin_of_peak[peaks] = np.arange(L, dtype=np.intp)
+    basin = basin_of_peak[pointer]
+
+    # Edges between basins, each appearing at the rank of its lower endpoint. For every pair of
+    # basins only the earliest edge can matter, and among those only a spanning forest.
+    bu, bv = basin[u], basin[v]
+    cross = bu != bv
+    a = np.minimum(bu[cross], bv[cross]).astype(np.int64)
+    b = np.maximum(bu[cross], bv[cross]).astype(np.int64)
+    t = np.maximum(rank[u[cross]], rank[v[cross]]).astype(np.int64)
+    if a.size:
+        by_time = np.argsort(t, kind="stable")
+        key = a[by_time] * L + b[by_time]
+        # First (earliest) occurrence of every basin pair: a stable sort keeps time order
+        # within equal keys.
+        by_key = np.argsort(key, kind="stable")
+        sorted_key = key[by_key]
+        first = np.ones(key.size, dtype=bool)
+        np.not_equal(sorted_key[1:], sorted_key[:-1], out=first[1:])
+        sel = by_time[by_key[first]]
+        a, b, t = a[sel], b[sel], t[sel]
+        # Weights t + 1 > 0: scipy reads explicit zeros as missing edges.
+        forest = minimum_spanning_tree(
+            sp.csr_matrix((t + 1, (a, b)), shape=(L, L), dtype=np.float64)
+        ).tocoo()
+        a = forest.row.astype(np.intp)
+        b = forest.col.astype(np.intp)
+        t = forest.data.astype(np.int64) - 1
+        by_time = np.argsort(t, kind="stable")
+        a, b, t = a[by_time], b[by_time], t[by_time]
+
+    births = density[peaks]
+    deaths = np.full(L, -np.inf)
+    death_rank = np.full(L, n, dtype=np.int64)
+    merge_edges = np.full((L, 2), -1, dtype=np.intp)
+    parent = list(range(L))
+    death_density = density[order[t]] if a.size else np.empty(0)
+    # Sequential elder rule over at most L - 1 forest edges (basins are few compared with points).
+    for e in range(a.size):
+        ra = _find(parent, int(a[e]))
+        rb = _find(parent, int(b[e]))
+        young, old = (ra, rb) if ra > rb else (rb, ra)
+        parent[young] = old
+        deaths[young] = death_density[e]
+        death_rank[young] = t[e]
+        merge_edges[young] = (a[e], b[e])
+
+    mortal = np.isfinite(deaths)
+    prom = np.where(mortal, births - np.where(mortal, deaths, 0.0), np.inf)
+    # Diagram order: immortal modes by peak, then decreasing prominence, earlier death first,
+    # then higher peak. np.lexsort sorts by the last key first.
+    ids = np.arange(L)
+    diagram_order = np.lexsort((ids, death_rank, -prom, mortal))
+    position = np.empty(L, dtype=np.intp)
+    position[diagram_order] = ids
+    merge_edges = merge_edges[diagram_order]
+    has_edge = merge_edges[:, 0] >= 0
+    merge_edges[has_edge] = position[merge_edges[has_edge]]
+    return MergeTree(
+        leaf_of_point=position[basin],
+        modes=peaks[diagram_order],
+        births=births[diagram_order],
+        deaths=deaths[diagram_order],
+        merge_edges=merge_edges,
+        n_components=int(L - mortal.sum()),
+        min_density=float(density.min()),
+        low_density=float(np.quantile(density, 0.1)),
+    )

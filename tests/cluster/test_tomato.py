@@ -1,0 +1,314 @@
+"""ToMATo: scikit-learn conformance, agreement with gudhi, cuts, validation."""
+
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.base import clone
+from sklearn.metrics import adjusted_rand_score
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from tdadp.cluster import ToMATo, tomato
+from tdadp.cluster._density import edges_to_csr, knn_distances, knn_graph_edges
+from tdadp.cluster._hierarchy import build_merge_tree
+
+
+def _blobs(n_per=150, centers=((0, 0), (4, 0), (0, 4)), scale=0.4, seed=0):
+    rng = np.random.default_rng(seed)
+    X = np.concatenate([rng.normal(c, scale, (n_per, len(c))) for c in centers])
+    y = np.repeat(np.arange(len(centers)), n_per)
+    return X, y
+
+
+# The checks fit data sets of 10 to 20 points; the default k=15 needs more than 15 points
+# (and says so with a ValueError, tested below), so the API is checked with k=5.
+@parametrize_with_checks([ToMATo(k=5), ToMATo(k=5, density="logKDE", n_clusters=3)])
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
+
+
+# --- the merge tree against gudhi's C++ implementation -----------------------------------
+
+@pytest.mark.parametrize("n,d,seed", [(600, 2, 0), (2000, 3, 1), (1500, 4, 2)])
+def test_diagram_matches_gudhi(n, d, seed):
+    gudhi_tomato = pytest.importorskip("gudhi.clustering.tomato")
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    X[: n // 3] += 3.0
+    est = ToMATo(k=8).fit(X)
+    Tomato = gudhi_tomato.Tomato
+    # gudhi counts the point itself among its k neighbours and does not symmetrise by default.
+    ref = Tomato(k=9, k_DTM=est._density_k + 1, symmetrize_graph=True).fit(X)
+    ours_finite = np.sort(est.prominences_[est.n_connected_components_:])
+    theirs = np.sort(ref.diagram_[:, 0] - ref.diagram_[:, 1])
+    assert ours_finite.size == theirs.size
+    # gudhi's logDTM differs from ours by the constant log(k / (k + 1)).
+    np.testing.assert_allclose(ours_finite, theirs, atol=1e-9)
+    assert est.n_connected_components_ == ref.max_weight_per_cc_.size
+    ref.n_clusters_ = 2
+    ours = est.recut(n_clusters=2)
+    assert adjusted_rand_score(ours, ref.labels_) == 1.0
+
+
+def test_merge_tree_on_a_path():
+    # Density on a path graph with peaks 5 (node 1), 9 (node 4), 4 (node 6). The peak 5 meets
+    # the peak 9 at node 2 (density 2): prominence 3. The peak 4 meets them at node 5
+    # (density 0.5): prominence 3.5, so it comes second although its peak is lower.
+    f = np.array([1.0, 5.0, 2.0, 3.0, 9.0, 0.5, 4.0, 0.0])
+    u = np.arange(7)
+    tree = build_merge_tree(f, u, u + 1)
+    assert tree.n_components == 1
+    np.testing.assert_array_equal(tree.modes, [4, 6, 1])
+    np.testing.assert_array_equal(tree.births, [9.0, 4.0, 5.0])
+    np.testing.assert_array_equal(tree.deaths, [-np.inf, 0.5, 2.0])
+    np.testing.assert_array_equal(tree.prominences, [3.5, 3.0])
+    # node 2 climbs to its highest neighbour (node 1), node 5 to node 4
+    np.testing.assert_array_equal(tree.labels(3), [2, 2, 2, 0, 0, 0, 1, 1])
+    np.testing.assert_array_equal(tree.labels(2), [0, 0, 0, 0, 0, 0, 1, 1])
+    np.testing.assert_array_equal(tree.labels(1), np.zeros(8))
+
+
+def test_disconnected_graph_has_one_immortal_mode_per_component():
+    f = np.array([1.0, 2.0, 0.0, 3.0, 1.0])
+    tree = build_merge_tree(f, np.array([0, 3]), np.array([1, 4]))
+    assert tree.n_components == 3
+    np.testing.assert_array_equal(tree.births, [3.0, 2.0, 0.0])
+    assert np.isneginf(tree.deaths).all()
+
+
+# --- clustering behaviour --------------------------------------------------------------
+
+def test_automatic_cut_on_blobs():
+    X, y = _blobs()
+    est = ToMATo().fit(X)
+    assert est.n_clusters_ == 3
+    assert adjusted_rand_score(y, est.labels_) > 0.99
+    assert est.labels_.dtype.kind == "i"
+    np.testing.assert_array_equal(np.unique(est.labels_), np.arange(3))
+    assert est.diagram_.shape == (est.modes_.size, 2)
+    assert est.density_.shape == (X.shape[0],)
+    # rows sorted by prominence, immortal first
+    prom = est.prominences_
+    assert np.all(np.diff(prom[np.isfinite(prom)]) <= 0)
+    assert np.isinf(prom[: est.n_connected_components_]).all()
+
+
+def test_connected_mixture_two_modes():
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(3000, 3))
+    X[:1500, 0] += 5.0
+    est = ToMATo().fit(X)
+    assert est.n_connected_components_ == 1
+    assert est.n_clusters_ == 2
+    assert adjusted_rand_score(np.repeat([0, 1], 1500), est.labels_) > 0.95
+
+
+def test_single_blob_one_cluster():
+    X = np.random.default_rng(4).normal(size=(2000, 3))
+    assert ToMATo().fit(X).n_clusters_ == 1
+
+
+def test_labels_numbered_by_prominence():
+    # The denser blob has the highest peak, hence label 0.
+    rng = np.random.default_rng(5)
+    X = np.concatenate([rng.normal(0, 0.2, (300, 2)), rng.normal(5, 1.0, (300, 2))])
+    labels = ToMATo().fit_predict(X)
+    assert np.all(labels[:300] == 0) and np.all(labels[300:] == 1)
+
+
+def test_recut_reuses_tree_and_matches_fit():
+    X, _ = _blobs(seed=1)
+    est = ToMATo().fit(X)
+    density, diagram = est.density_.copy(), est.diagram_.copy()
+    for c in (1, 2, 3, 5):
+        if c < est.n_connected_components_:
+            continue
+        labels = est.recut(n_clusters=c)
+        assert est.n_clusters_ == c and np.unique(labels).size == c
+        refit = ToMATo(n_clusters=c).fit(X).labels_
+        np.testing.assert_array_equal(labels, refit)
+        # the threshold reported reproduces the cut
+        np.testing.assert_array_equal(est.recut(merge_threshold=est.merge_threshold_), labels)
+    np.testing.assert_array_equal(est.density_, density)
+    np.testing.assert_array_equal(est.diagram_, diagram)
+    auto = est.recut()
+    np.testing.assert_array_equal(auto, ToMATo().fit(X).labels_)
+
+
+def test_recut_is_hierarchical():
+    X, _ = _blobs(n_per=100, seed=2)
+    est = ToMATo(k=6, density_k=6).fit(X)
+    n_modes = est.diagram_.shape[0]
+    c0 = est.n_connected_components_
+    finer = est.recut(n_clusters=n_modes)
+    for c in range(n_modes - 1, c0 - 1, -1):
+        coarser = est.recut(n_clusters=c)
+        # every finer cluster lies inside one coarser cluster
+        pairs = np.unique(np.column_stack([finer, coarser]), axis=0)
+        assert np.unique(pairs[:, 0]).size == pairs.shape[0]
+        finer = coarser
+
+
+def test_merge_threshold_semantics():
+    X, _ = _blobs(seed=3)
+    est = ToMATo().fit(X)
+    prom = est.prominences_
+    finite = prom[np.isfinite(prom)]
+    tau = float(np.median(finite))
+    est.recut(merge_threshold=tau)
+    assert est.n_clusters_ == est.n_connected_components_ + np.count_nonzero(finite >= tau)
+    assert est.merge_threshold_ == tau
+    est.recut(merge_threshold=0.0)
+    assert est.n_clusters_ == est.diagram_.shape[0]
+    est.recut(merge_threshold=np.inf)
+    assert est.n_clusters_ == est.n_connected_components_
+    fitted = ToMATo(merge_threshold=tau).fit(X)
+    np.testing.assert_array_equal(fitted.labels_, est.recut(merge_threshold=tau))
+
+
+def test_n_clusters_clamped_with_warning():
+    X, _ = _blobs(centers=((0, 0), (50, 0)))  # two components of the kNN graph
+    est = ToMATo().fit(X)
+    assert est.n_connected_components_ == 2
+    with pytest.warns(UserWarning, match="connected components"):
+        labels = est.recut(n_clusters=1)
+    assert np.unique(labels).size == 2
+    with pytest.warns(UserWarning, match="modes"):
+        est.recut(n_clusters=10**6)
+    assert est.n_clusters_ == est.diagram_.shape[0]
+
+
+@pytest.mark.parametrize(
+    "params",
+    [dict(density="DTM"), dict(density="logKDE", bandwidth=0.3), dict(density="KDE"),
+     dict(graph="radius", radius=1.0), dict(k=5, density_k=25), dict(dim=1.0)],
+)
+def test_other_densities_and_graphs(params):
+    X, y = _blobs(seed=4)
+    est = ToMATo(n_clusters=3, **params).fit(X)
+    assert adjusted_rand_score(y, est.labels_) > 0.95
+    if params.get("density") in ("DTM", "KDE"):
+        assert est.density_.max() == pytest.approx(1.0)
+
+
+def test_duplicated_points_are_finite():
+    X, _ = _blobs(n_per=60)
+    X = np.concatenate([X, np.repeat(X[:1], 40, axis=0)])
+    est = ToMATo().fit(X)
+    assert np.isfinite(est.density_).all()
+    assert np.isfinite(est.diagram_[:, 0]).all()
+
+
+def test_invariances():
+    X, _ = _blobs(seed=6)
+    base = ToMATo().fit(X)
+    rng = np.random.default_rng(0)
+    Q, _ = np.linalg.qr(rng.normal(size=(2, 2)))
+    moved = ToMATo().fit(3.0 * X @ Q + 7.0)
+    # logDTM is invariant to rigid motions and shifts by -dim*log(3) under scaling.
+    np.testing.assert_allclose(moved.density_, base.density_ - 2 * np.log(3.0), atol=1e-8)
+    np.testing.assert_array_equal(moved.labels_, base.labels_)
+    perm = rng.permutation(X.shape[0])
+    permuted = ToMATo().fit(X[perm])
+    assert adjusted_rand_score(base.labels_[perm], permuted.labels_) == 1.0
+
+
+def test_clone_and_params_untouched_by_recut():
+    X, _ = _blobs()
+    est = ToMATo(k=12).fit(X)
+    est.recut(n_clusters=5)
+    assert est.get_params()["n_clusters"] is None
+    assert clone(est).get_params() == ToMATo(k=12).get_params()
+
+
+def test_tomato_function_single_and_batch():
+    X, y = _blobs()
+    labels, diagram = tomato(X, return_diagram=True)
+    np.testing.assert_array_equal(labels, ToMATo().fit(X).labels_)
+    assert diagram.shape[1] == 2
+    out = tomato([X, X[:200]], n_clusters=3)
+    assert isinstance(out, list) and [o.shape for o in out] == [(450,), (200,)]
+    np.testing.assert_array_equal(out[1], ToMATo(n_clusters=3).fit(X[:200]).labels_)
+    stacked = tomato(np.stack([X, X[::-1]]))
+    assert len(stacked) == 2
+
+
+# --- bad input ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    "params,match",
+    [
+        (dict(k=0), "k must be a positive integer"),
+        (dict(k=2.5), "k must be a positive integer"),
+        (dict(n_clusters=0), "n_clusters must be at least 1"),
+        (dict(n_clusters=2, merge_threshold=0.1), "not both"),
+        (dict(merge_threshold=-1.0), "non-negative"),
+        (dict(merge_threshold=np.nan), "merge_threshold"),
+        (dict(density="gauss"), "density must be one of"),
+        (dict(graph="rips"), "graph must be one of"),
+        (dict(graph="radius"), "needs a radius"),
+        (dict(graph="radius", radius=-1.0), "radius must be a positive"),
+        (dict(density="KDE", bandwidth=0.0), "bandwidth"),
+        (dict(density_k=0), "density_k"),
+        (dict(dim=-2), "dim must be"),
+        (dict(n_jobs=0), "n_jobs"),
+    ],
+)
+def test_bad_parameters(params, match):
+    X, _ = _blobs(n_per=30)
+    est = ToMATo(**params)  # __init__ never validates
+    with pytest.raises(ValueError, match=match):
+        est.fit(X)
+
+
+def test_too_few_points_for_k():
+    X = np.random.default_rng(0).normal(size=(12, 3))
+    with pytest.raises(ValueError, match=r"n_samples=12.*k=15.*at least 16 points"):
+        ToMATo().fit(X)
+    with pytest.raises(ValueError, match=r"density_k=20"):
+        ToMATo(k=5, density_k=20).fit(X)
+    assert ToMATo(k=5).fit(X).labels_.shape == (12,)  # density_k capped at n - 1
+
+
+@pytest.mark.parametrize(
+    "X,match",
+    [
+        (np.array([[0.0, 1.0], [np.nan, 2.0]] * 20), "NaN"),
+        (np.array([[0.0, 1.0], [np.inf, 2.0]] * 20), "infinity"),
+        (np.zeros((20, 3, 2)), "dim 3"),
+        (np.zeros(20), "2D array"),
+        (np.zeros((1, 3)), "1 sample"),
+    ],
+)
+def test_bad_input(X, match):
+    with pytest.raises(ValueError, match=match):
+        ToMATo().fit(X)
+
+
+def test_recut_bad_arguments_and_unfitted():
+    from sklearn.exceptions import NotFittedError
+
+    with pytest.raises(NotFittedError):
+        ToMATo().recut(n_clusters=2)
+    est = ToMATo().fit(_blobs()[0])
+    with pytest.raises(ValueError, match="not both"):
+        est.recut(n_clusters=2, merge_threshold=1.0)
+    with pytest.raises(ValueError, match="n_clusters"):
+        est.recut(n_clusters=-3)
+
+
+def test_knn_distances_drop_self_with_duplicates():
+    X = np.array([[0.0], [0.0], [0.0], [1.0], [3.0]])
+    dist, idx = knn_distances(X, 2)
+    assert not np.any(idx == np.arange(5)[:, None])
+    np.testing.assert_allclose(dist[:3], 0.0)
+    u, v = knn_graph_edges(idx)
+    A = edges_to_csr(5, u, v)
+    assert (A != A.T).nnz == 0 and A.diagonal().sum() == 0
+
+
+def test_no_warnings_on_plain_fit():
+    X, _ = _blobs()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ToMATo().fit(X)
