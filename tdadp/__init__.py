@@ -38,6 +38,15 @@ from ._theory import (
     procrustes_align,
     two_to_infinity_error,
 )
+from .cluster import (
+    ToMATo,
+    clustering_scores,
+    make_private_clustering,
+    misclassification_rate,
+    plot_prominence,
+    tomato,
+)
+from .io import from_networkx, read_edgelist, to_networkx
 from .privacy import PrivacyGuarantee
 
 __version__ = "0.1.0"
@@ -78,4 +87,15 @@ __all__ = [
     "procrustes_align",
     "gram_error",
     "two_to_infinity_error",
+    # clustering
+    "ToMATo",
+    "tomato",
+    "plot_prominence",
+    "make_private_clustering",
+    "misclassification_rate",
+    "clustering_scores",
+    # input/output
+    "read_edgelist",
+    "from_networkx",
+    "to_networkx",
 ]
