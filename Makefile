@@ -11,7 +11,9 @@ BENCH_STAMP := $(BENCH_VENV)/.tdadp-installed
 
 PYTEST_ARGS ?=
 
-.PHONY: demo test test-slow test-all bench install clean
+EXPERIMENTS := shrinkage mechanisms convergence clustering
+
+.PHONY: demo figures test test-slow test-all bench install clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -24,8 +26,19 @@ $(STAMP): pyproject.toml | $(PY)
 
 install: $(STAMP)
 
+# The end-to-end example, then quick versions of the four experiments (a few minutes).
 demo: $(STAMP)
 	MPLBACKEND=Agg $(PY) pipelines/demo.py --out figures
+	@for e in $(EXPERIMENTS); do \
+	  MPLBACKEND=Agg $(VENV)/bin/tdadp run $$e --quick --out results/quick/$$e || exit 1; \
+	done
+	@echo "quick experiment figures: results/quick/<experiment>/<experiment>.png"
+
+# The full-size figures committed in figures/ (tables and provenance beside them).
+figures: $(STAMP)
+	@for e in $(EXPERIMENTS); do \
+	  MPLBACKEND=Agg $(VENV)/bin/tdadp run $$e --out figures/$$e --n-jobs 2 || exit 1; \
+	done
 
 test: $(STAMP)
 	MPLBACKEND=Agg $(PY) -m pytest -m "not slow" $(PYTEST_ARGS)

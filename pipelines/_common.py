@@ -1,0 +1,69 @@
+"""Helpers shared by the experiment definitions: validation, grouping, figures."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+
+from tdadp.experiments import ConfigError
+
+
+def check_epsilons(name, values, allow_inf=True):
+    for eps in values:
+        if not (eps >= 0) or (not allow_inf and np.isinf(eps)):
+            raise ConfigError(f"{name}: epsilons must be >= 0{'' if allow_inf else ' and finite'}"
+                              f", got {eps!r}")
+
+
+def check_min(name, key, value, minimum):
+    values = value if isinstance(value, (list, tuple)) else [value]
+    for v in values:
+        if v < minimum:
+            raise ConfigError(f"{name}: {key} must be at least {minimum}, got {v}")
+
+
+def band(rows, x, y, by=()):
+    """{group: (xs, mean, sd, count)} over replicates, x sorted."""
+    groups = defaultdict(lambda: defaultdict(list))
+    for row in rows:
+        value = row.get(y)
+        if value is None or (isinstance(value, float) and np.isnan(value)):
+            continue
+        key = tuple(row[b] for b in by)
+        groups[key][row[x]].append(float(value))
+    out = {}
+    for key, by_x in groups.items():
+        xs = np.array(sorted(by_x))
+        vals = [np.array(by_x[v]) for v in xs]
+        out[key] = (xs, np.array([v.mean() for v in vals]), np.array([v.std() for v in vals]),
+                    np.array([v.size for v in vals]))
+    return out
+
+
+def plot_band(ax, xs, mean, sd, label, **kw):
+    line, = ax.plot(xs, mean, marker="o", ms=3, label=label, **kw)
+    ax.fill_between(xs, mean - sd, mean + sd, color=line.get_color(), alpha=0.2, lw=0)
+    return line
+
+
+def save(fig, out_dir, stem, formats):
+    paths = []
+    for fmt in formats:
+        path = Path(out_dir) / f"{stem}.{fmt}"
+        fig.savefig(path, dpi=130, bbox_inches="tight")
+        paths.append(path)
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
+    return paths
+
+
+def pyplot():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt

@@ -1,0 +1,26 @@
+"""Experiment sweeps: configuration, placement (joblib / Dask), results and provenance."""
+
+from ._backends import execution
+from ._config import ConfigError, load_config_file, resolve_config
+from ._results import read_table, versions, write_provenance, write_table
+from ._run import experiment_config, get_experiment, list_experiments, run_experiment
+from ._sweep import Task, make_tasks, run_sweep, task_seed
+
+__all__ = [
+    "ConfigError",
+    "Task",
+    "execution",
+    "experiment_config",
+    "get_experiment",
+    "list_experiments",
+    "load_config_file",
+    "make_tasks",
+    "read_table",
+    "resolve_config",
+    "run_experiment",
+    "run_sweep",
+    "task_seed",
+    "versions",
+    "write_provenance",
+    "write_table",
+]

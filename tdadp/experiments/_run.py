@@ -1,0 +1,92 @@
+"""Run an experiment defined in ``pipelines/`` (importable as ``tdadp.pipelines``).
+
+An experiment module defines ``NAME``, ``SUMMARY``, ``CONFIG`` (defaults, including ``seed``
+and ``replicates``), ``QUICK`` (overrides for a quick run), ``validate(config)``,
+``points(config) -> list of parameter dicts``, ``run_task(params, config, seed) -> metrics``
+and ``make_figures(rows, config, out_dir, formats) -> list of paths``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import time
+from pathlib import Path
+
+from ._backends import execution
+from ._config import ConfigError, load_config_file, resolve_config
+from ._results import write_provenance, write_table
+from ._sweep import make_tasks, run_sweep
+
+__all__ = ["list_experiments", "get_experiment", "run_experiment", "experiment_config"]
+
+_REQUIRED = ("NAME", "SUMMARY", "CONFIG", "points", "run_task", "make_figures")
+
+
+def list_experiments():
+    """Name -> module of every experiment in ``tdadp.pipelines``."""
+    import tdadp.pipelines as package
+
+    found = {}
+    for info in pkgutil.iter_modules(package.__path__):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"tdadp.pipelines.{info.name}")
+        if all(hasattr(module, attr) for attr in _REQUIRED):
+            found[module.NAME] = module
+    return dict(sorted(found.items()))
+
+
+def get_experiment(name):
+    experiments = list_experiments()
+    if name not in experiments:
+        raise ConfigError(f"unknown experiment {name!r} (known: {', '.join(experiments)})")
+    return experiments[name]
+
+
+def experiment_config(module, config_file=None, *, quick=False, replicates=None):
+    """The validated configuration of a run."""
+    layers = []
+    if quick:
+        layers.append(getattr(module, "QUICK", {}))
+    if config_file is not None:
+        layers.append(load_config_file(config_file))
+    if replicates is not None:
+        layers.append({"replicates": replicates})
+    config = resolve_config(module.CONFIG, layers, experiment=module.NAME)
+    if config.get("replicates", 1) < 1:
+        raise ConfigError(f"{module.NAME}: replicates must be at least 1, got "
+                          f"{config['replicates']}")
+    if config.get("seed", 0) < 0:
+        raise ConfigError(f"{module.NAME}: seed must be non-negative, got {config['seed']}")
+    validate = getattr(module, "validate", None)
+    if validate is not None:
+        validate(config)
+    return config
+
+
+def run_experiment(name, *, config_file=None, out=None, replicates=None, quick=False,
+                   n_jobs=None, local_cluster=None, scheduler=None, formats=("png",),
+                   progress=True, argv=None):
+    """Run one experiment end to end; return the output folder.
+
+    Writes ``results.csv`` (one row per parameter point and replicate), ``provenance.json``
+    and the figures into ``out`` (default ``results/<name>``).
+    """
+    module = get_experiment(name)
+    config = experiment_config(module, config_file, quick=quick, replicates=replicates)
+    out = Path(out) if out is not None else Path("results") / name
+    points = module.points(config)
+    tasks = make_tasks(points, config["replicates"])
+    start = time.perf_counter()
+    with execution(n_jobs=n_jobs, local_cluster=local_cluster, scheduler=scheduler) as par:
+        rows = run_sweep(module.run_task, tasks, config, config["seed"], par,
+                         progress=progress, label=name)
+        backend = par.get("backend") or "in-process"
+    out.mkdir(parents=True, exist_ok=True)
+    write_table(rows, out / "results.csv")
+    figures = module.make_figures(rows, config, out, tuple(formats))
+    write_provenance(out / "provenance.json", experiment=name, config=config,
+                     root_seed=config["seed"], n_tasks=len(tasks), backend=backend,
+                     argv=argv, wall_time_s=time.perf_counter() - start)
+    return out, rows, figures
