@@ -6,23 +6,54 @@ from dataclasses import dataclass
 
 __all__ = ["PrivacyGuarantee"]
 
+_REPORT_ALPHA = 0.05
+
 
 @dataclass(frozen=True)
 class PrivacyGuarantee:
-    """What a mechanism promises.
+    """What a mechanism promises, with the hypothesis-testing reading of it.
+
+    epsilon-differential privacy is a statement about tests: for any two neighbouring inputs
+    (here, networks differing in one ``unit``) and any test of one against the other run on the
+    release, ``power <= min(e^eps * alpha, 1 - e^-eps * (1 - alpha))`` at level ``alpha``
+    (Wasserman and Zhou 2010; Kairouz, Oh, Viswanath 2015). :meth:`describe` says this in
+    words, and also says what is *not* protected: a single edge's presence when the
+    adversary's model makes edges dependent (Hehir, Niu, Slavković; see
+    :func:`edge_privacy_exact`).
 
     Parameters
     ----------
     mechanism : str
-        Name of the mechanism.
+        Name of the mechanism (or "composition of k releases").
     epsilon : float
         Privacy loss bound; ``inf`` means no privacy (the input is released as it is).
     unit : str, default="edge"
-        Neighbouring networks differ in one ``unit`` ("edge": one dyad toggled).
+        Neighbouring inputs differ in one ``unit`` ("edge": one dyad toggled; "secret pair":
+        the secrets of a Pufferfish instantiation).
     local : bool, default=False
         True when the mechanism can run locally, each node randomizing its own dyads.
     flip_probability : float or None
         For randomized-response mechanisms, the probability that a dyad is flipped.
+    sensitivity : float or None
+        For additive-noise mechanisms, the sensitivity the noise is calibrated to (L1 for
+        vectors; the infinity-Wasserstein distance for the Wasserstein mechanism).
+    noise_scale : float or None
+        Scale of the additive noise (Laplace ``b = sensitivity / epsilon``).
+    restriction : str or None
+        When the promise only holds for some inputs (restricted sensitivity), which ones.
+    definition : str, default="differential privacy"
+        "differential privacy" or "Pufferfish privacy".
+    components : tuple of PrivacyGuarantee
+        For a composition, the guarantees composed.
+
+    Examples
+    --------
+    >>> from tdadp.privacy import PrivacyGuarantee
+    >>> g = PrivacyGuarantee("EdgeFlip", 1.0, local=True, flip_probability=0.2689414)
+    >>> round(g.power_bound(0.05), 4)
+    0.1359
+    >>> round(g.posterior_bound(0.5), 4)
+    0.7311
     """
 
     mechanism: str
@@ -30,18 +61,74 @@ class PrivacyGuarantee:
     unit: str = "edge"
     local: bool = False
     flip_probability: float | None = None
+    sensitivity: float | None = None
+    noise_scale: float | None = None
+    restriction: str | None = None
+    definition: str = "differential privacy"
+    components: tuple = ()
+
+    def power_bound(self, alpha):
+        """Largest power of a level-``alpha`` test between neighbouring inputs.
+
+        See :func:`tdadp.privacy.power_bound`.
+        """
+        from ._bounds import power_bound
+
+        return power_bound(self.epsilon, alpha)
+
+    def posterior_bound(self, prior, direction="upper"):
+        """Largest (or smallest) posterior an adversary can reach from ``prior``.
+
+        See :func:`tdadp.privacy.posterior_bound`.
+        """
+        from ._bounds import posterior_bound
+
+        return posterior_bound(self.epsilon, prior, direction=direction)
+
+    def _protection_text(self):
+        eps = self.epsilon
+        power = self.power_bound(_REPORT_ALPHA)
+        if self.definition == "Pufferfish privacy":
+            return (f" Protected: for every secret pair and every data distribution assumed, "
+                    f"a level-{_REPORT_ALPHA:g} test of one secret against the other has power "
+                    f"at most {power:.4g}, and the odds on a secret change at most "
+                    f"e^{eps:g}-fold. Not protected: anything the assumed distributions get "
+                    "wrong (the promise is only as good as the model of the data).")
+        what = {"edge": "two networks differing in one dyad"}.get(
+            self.unit, f"two inputs differing in one {self.unit}")
+        text = (f" Protected: any test between {what} (a whole network against its "
+                f"neighbour) has power at most min(e^eps*alpha, 1 - e^-eps*(1 - alpha)): "
+                f"{power:.4g} at level {_REPORT_ALPHA:g}; an adversary's odds on one such "
+                f"network against the other grow at most e^{eps:g}-fold, whatever else they "
+                f"know. Groups of g units: g*epsilon.")
+        if self.unit == "edge":
+            text += (" Not protected: a single edge's presence when the adversary's model "
+                     "makes edges dependent; there the edge-level loss is up to "
+                     f"{eps:g} + a, a = sup |logit P(ij | rest) - logit P(ij)| "
+                     "(Hehir, Niu, Slavkovic, Lemma 10; see edge_privacy_exact).")
+        return text
 
     def describe(self) -> str:
-        """The guarantee in plain words."""
+        """The guarantee in plain words: what is protected, what is not, and the numbers."""
         if self.epsilon == float("inf"):
             return (f"{self.mechanism}: epsilon = inf, no privacy: the network is released "
                     "as it is.")
-        scope = "edge-local" if self.local else "edge"
-        text = (f"{self.mechanism}: {self.epsilon:g}-{scope} differential privacy. Any test "
-                "that tries to tell two networks differing in one dyad apart from the "
-                f"release has power at most e^{self.epsilon:g} times its level.")
+        if self.definition == "Pufferfish privacy":
+            text = f"{self.mechanism}: {self.epsilon:g}-Pufferfish privacy."
+        else:
+            scope = "edge-local" if self.local else self.unit
+            text = f"{self.mechanism}: {self.epsilon:g}-{scope} {self.definition}."
+        if self.restriction is not None:
+            text += f" Only for inputs in the class: {self.restriction}."
+        text += self._protection_text()
         if self.flip_probability is not None:
             text += f" Each dyad is flipped with probability {self.flip_probability:.6g}."
+        if self.noise_scale is not None:
+            text += (f" Laplace-type noise of scale {self.noise_scale:.6g} "
+                     f"(sensitivity {self.sensitivity:g}).")
+        if self.components:
+            parts = "; ".join(f"{c.mechanism} ({c.epsilon:g})" for c in self.components)
+            text += f" Basic composition of: {parts}."
         return text
 
     def __str__(self) -> str:

@@ -1,0 +1,134 @@
+import numpy as np
+import pytest
+
+from tdadp import EdgeFlip, LaplaceFlip
+from tdadp.privacy import LaplaceEdgeCount, audit, power_bound, queens_example, sample_queens
+
+
+@pytest.fixture(scope="module")
+def pair():
+    G0 = np.zeros((6, 6), dtype=np.uint8)
+    G0[2, 3] = G0[3, 2] = G0[4, 5] = G0[5, 4] = 1
+    G1 = G0.copy()
+    G1[0, 1] = G1[1, 0] = 1
+    return G0, G1
+
+
+class WeakFlip(EdgeFlip):
+    """Flips at pi(2 eps) while its guarantee claims eps: a deliberately broken mechanism."""
+
+    def _release(self, A, epsilon, rng):
+        return super()._release(A, 2 * epsilon, rng)
+
+
+def test_edgeflip_audit_is_tight_and_never_above_the_claim(pair):
+    G0, G1 = pair
+    r = audit(EdgeFlip(1.0), G0, G1, n_trials=6000, random_state=0)
+    assert r.method == "dyad copies"
+    assert r.epsilon_claimed == 1.0
+    assert 0.8 < r.epsilon_lower <= 1.0
+    assert not r.violation
+    assert r.epsilon_estimate == pytest.approx(1.0, abs=0.15)
+    assert "Consistent with the claim" in r.describe()
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_edgeflip_audit_below_claim_across_seeds(pair, seed):
+    G0, G1 = pair
+    for mech in (EdgeFlip(1.0), LaplaceFlip(1.0)):
+        assert audit(mech, G0, G1, n_trials=3000, random_state=seed).epsilon_lower <= 1.0
+
+
+def test_full_mechanism_path_agrees(pair):
+    G0, G1 = pair
+    r = audit(EdgeFlip(1.0), G0, G1, n_trials=3000, random_state=1, dyad_independent=False)
+    assert r.method == "full mechanism"
+    assert 0.7 < r.epsilon_lower <= 1.0
+
+
+def test_weakened_mechanism_is_caught(pair):
+    G0, G1 = pair
+    r = audit(WeakFlip(1.0), G0, G1, n_trials=3000, random_state=2)
+    assert r.method == "full mechanism"   # a subclass never takes the fast path
+    assert r.epsilon_claimed == 1.0
+    assert r.epsilon_lower > 1.0 and r.violation
+    assert "violated" in r.describe()
+
+
+def test_scalar_release_and_continuous_statistic(pair):
+    G0, G1 = pair
+    # The edge count's Laplace noise: continuous scores, threshold chosen on half the trials.
+    r = audit(LaplaceEdgeCount(1.0), G0, G1, n_trials=4000, random_state=3)
+    assert r.epsilon_claimed == 1.0
+    assert 0.3 < r.epsilon_lower <= 1.0
+    # Releasing the edge count with too little noise is caught.
+    cheat = audit(LaplaceEdgeCount(4.0), G0, G1, n_trials=4000, random_state=3)
+    assert cheat.epsilon_lower > 1.0
+
+
+def test_custom_statistic(pair):
+    G0, G1 = pair
+    r = audit(EdgeFlip(1.0), G0, G1, n_trials=1500, random_state=4,
+              statistic=lambda B: B.sum())
+    assert r.method == "full mechanism"
+    assert 0.0 <= r.epsilon_lower <= 1.0
+
+
+def test_audit_reproducible(pair):
+    G0, G1 = pair
+    a = audit(EdgeFlip(0.5), G0, G1, n_trials=1000, random_state=7)
+    b = audit(EdgeFlip(0.5), G0, G1, n_trials=1000, random_state=7)
+    assert a == b
+    s = audit(EdgeFlip(0.5), G0, G1, n_trials=1000, random_state="secure")
+    assert s.epsilon_lower <= 0.5
+
+
+def test_audit_bad_input(pair):
+    G0, G1 = pair
+    far = G1.copy()
+    far[2, 4] = far[4, 2] = 1
+    with pytest.raises(ValueError, match="neighbouring"):
+        audit(EdgeFlip(1.0), G0, far)
+    with pytest.raises(ValueError, match="neighbouring"):
+        audit(EdgeFlip(1.0), G0, G0)
+    with pytest.raises(ValueError, match="same number of nodes"):
+        audit(EdgeFlip(1.0), G0, np.zeros((5, 5), dtype=np.uint8))
+    with pytest.raises(ValueError, match="confidence"):
+        audit(EdgeFlip(1.0), G0, G1, confidence=1.0)
+    with pytest.raises(ValueError, match="n_trials"):
+        audit(EdgeFlip(1.0), G0, G1, n_trials=0)
+    with pytest.raises(ValueError, match="symmetric"):
+        audit(EdgeFlip(1.0), G0, np.triu(G1))
+    with pytest.raises(ValueError, match="statistic"):
+        audit(EdgeFlip(1.0), G0, G1, n_trials=10, statistic=lambda B: np.nan,
+              dyad_independent=False)
+
+
+def test_queens_power_beats_edge_dp_bound_as_n_grows():
+    eps, alpha = 1.0, 0.05
+    bound = power_bound(eps, alpha)
+    powers = [queens_example(n, eps, alpha).power for n in (4, 10, 30, 100)]
+    assert all(np.diff(powers) > 0)
+    assert powers[-1] > 0.99 > 5 * bound
+    levels = [queens_example(n, eps, alpha).edge_level for n in (4, 10, 30)]
+    assert all(np.diff(levels) > 0) and levels[0] > eps
+
+
+def test_queens_simulation_matches_exact():
+    r = queens_example(20, 1.0, 0.05, n_trials=1500, random_state=0)
+    se = lambda p: 4 * np.sqrt(p * (1 - p) / r.n_trials)  # noqa: E731
+    assert abs(r.simulated_level - 0.05) < se(0.05)
+    assert abs(r.simulated_power - r.power) < se(r.power)
+    assert r.power > r.power_bound
+    assert "queen edge" in r.describe()
+
+
+def test_queens_model_and_bad_input():
+    A = sample_queens(8, 0, random_state=1)
+    assert A[0, 1] == 0 and A[2:, 2:].sum() == 0 and (A == A.T).all()
+    with pytest.raises(ValueError, match="alpha"):
+        queens_example(10, 1.0, alpha=1.0)
+    with pytest.raises(ValueError, match="epsilon"):
+        queens_example(10, -1.0)
+    with pytest.raises(ValueError, match="queen_edge"):
+        sample_queens(5, 2)
