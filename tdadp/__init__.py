@@ -47,7 +47,20 @@ from .cluster import (
     tomato,
 )
 from .io import from_networkx, read_edgelist, to_networkx
-from .privacy import PrivacyGuarantee
+from .privacy import (
+    DegreeSequence,
+    LaplaceEdgeCount,
+    PrivacyGuarantee,
+    ProjectedCount,
+    WassersteinMechanism,
+    audit,
+    compose,
+    edge_privacy_exact,
+    infinity_wasserstein,
+    posterior_bound,
+    power_bound,
+    project_max_degree,
+)
 
 __version__ = "0.1.0"
 
@@ -77,6 +90,17 @@ __all__ = [
     "flip_probability",
     "laplace_flip_probability",
     "PrivacyGuarantee",
+    "power_bound",
+    "posterior_bound",
+    "compose",
+    "edge_privacy_exact",
+    "audit",
+    "LaplaceEdgeCount",
+    "DegreeSequence",
+    "ProjectedCount",
+    "project_max_degree",
+    "WassersteinMechanism",
+    "infinity_wasserstein",
     # embedding
     "AdjacencySpectralEmbedding",
     "adjacency_spectral_embedding",
