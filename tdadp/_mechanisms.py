@@ -21,7 +21,7 @@ from ._batch import join_batch, map_items, split_batch
 from ._dyads import bernoulli_positions, dyad_index, dyad_pairs, n_dyads, row_blocks, \
     symmetric_csr, write_upper_block
 from ._random import OSRandom, item_streams, stage_tag, validate_random_state
-from ._validation import check_adjacency, check_epsilon
+from ._validation import check_adjacency, check_epsilon, check_epsilon_array
 from .privacy._guarantee import PrivacyGuarantee
 
 __all__ = [
@@ -32,15 +32,6 @@ __all__ = [
     "EdgeFlip",
     "LaplaceFlip",
 ]
-
-
-def _epsilon_array(epsilon):
-    eps = np.asarray(epsilon, dtype=float)
-    if np.isnan(eps).any():
-        raise ValueError("epsilon is NaN; it must be a number in [0, inf].")
-    if (eps < 0).any():
-        raise ValueError(f"epsilon must be non-negative, got {epsilon!r}.")
-    return eps
 
 
 def flip_probability(epsilon):
@@ -63,7 +54,7 @@ def flip_probability(epsilon):
     >>> round(flip_probability(1.0), 7), flip_probability(0.0), flip_probability(float("inf"))
     (0.2689414, 0.5, 0.0)
     """
-    eps = _epsilon_array(epsilon)
+    eps = check_epsilon_array(epsilon)
     pi = expit(-eps)
     return float(pi) if pi.ndim == 0 else pi
 
@@ -77,7 +68,7 @@ def laplace_flip_probability(epsilon):
     >>> round(laplace_flip_probability(1.0), 4)
     0.3033
     """
-    eps = _epsilon_array(epsilon)
+    eps = check_epsilon_array(epsilon)
     rate = 0.5 * np.exp(-eps / 2)
     return float(rate) if rate.ndim == 0 else rate
 

@@ -9,6 +9,7 @@ import scipy.sparse as sp
 
 __all__ = [
     "check_epsilon",
+    "check_epsilon_array",
     "check_adjacency",
     "check_symmetric_matrix",
     "check_probability",
@@ -33,6 +34,16 @@ def check_epsilon(epsilon, name="epsilon", *, allow_zero=True, allow_inf=True):
         raise ValueError(f"{name} = 0 is not allowed here.")
     if np.isinf(eps) and not allow_inf:
         raise ValueError(f"{name} = inf is not allowed here.")
+    return eps
+
+
+def check_epsilon_array(epsilon):
+    """Privacy budgets (scalar or array) as a float array in [0, inf]."""
+    eps = np.asarray(epsilon, dtype=float)
+    if np.isnan(eps).any():
+        raise ValueError("epsilon is NaN; it must be a number in [0, inf].")
+    if (eps < 0).any():
+        raise ValueError(f"epsilon must be non-negative, got {epsilon!r}.")
     return eps
 
 

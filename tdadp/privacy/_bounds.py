@@ -5,16 +5,9 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import expit, logit
 
+from .._validation import check_epsilon_array
+
 __all__ = ["power_bound", "posterior_bound"]
-
-
-def _epsilons(epsilon):
-    eps = np.asarray(epsilon, dtype=float)
-    if np.isnan(eps).any():
-        raise ValueError("epsilon is NaN; it must be a number in [0, inf].")
-    if (eps < 0).any():
-        raise ValueError(f"epsilon must be non-negative, got {epsilon!r}.")
-    return eps
 
 
 def _as_output(x):
@@ -48,7 +41,7 @@ def power_bound(epsilon, alpha):
     >>> round(power_bound(1.0, 0.9), 4)                # the second term binds
     0.9632
     """
-    eps = _epsilons(epsilon)
+    eps = check_epsilon_array(epsilon)
     a = np.asarray(alpha, dtype=float)
     if np.isnan(a).any() or ((a <= 0) | (a >= 1)).any():
         raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha!r}.")
@@ -87,7 +80,7 @@ def posterior_bound(epsilon, prior, direction="upper"):
     >>> round(posterior_bound(2.0, 0.01), 4)
     0.0695
     """
-    eps = _epsilons(epsilon)
+    eps = check_epsilon_array(epsilon)
     p = np.asarray(prior, dtype=float)
     if np.isnan(p).any() or ((p < 0) | (p > 1)).any():
         raise ValueError(f"prior must lie in [0, 1], got {prior!r}.")
