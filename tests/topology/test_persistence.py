@@ -1,0 +1,106 @@
+import gudhi
+import numpy as np
+import pytest
+from sklearn.base import clone
+
+from tdadp.topology import (PersistenceDiagram, PersistentHomology, bottleneck_distance,
+                            estimate_rips_memory, persistence_diagram)
+
+
+def noisy_circle(n, seed=0, r=1.0):
+    rng = np.random.default_rng(seed)
+    t = rng.uniform(0, 2 * np.pi, n)
+    return np.c_[r * np.cos(t), r * np.sin(t)] + rng.normal(0, 0.02, (n, 2))
+
+
+@pytest.mark.parametrize("complex", ["alpha", "rips"])
+def test_circle_has_one_long_h1_bar_and_one_infinite_h0(complex):
+    D = persistence_diagram(noisy_circle(200), complex=complex)
+    assert isinstance(D, PersistenceDiagram) and D.homology_dimensions == (0, 1)
+    assert np.isposinf(D[0][:, 1]).sum() == 1
+    assert (D[0][:, 0] == 0).all()
+    pers = np.sort(D[1][:, 1] - D[1][:, 0])
+    assert pers[-1] > 0.5 and pers[-2] < 0.2
+    death = D[1][np.argmax(D[1][:, 1] - D[1][:, 0]), 1]
+    # alpha: radius ~ 1 (circle radius); Rips: edge length ~ sqrt(3) (inscribed triangle)
+    assert death == pytest.approx(1.0 if complex == "alpha" else np.sqrt(3), rel=0.1)
+
+
+@pytest.mark.parametrize("complex", ["alpha", "rips"])
+def test_diagram_scales_with_the_cloud(complex):
+    X = np.random.default_rng(2).normal(size=(120, 3))
+    D = persistence_diagram(X, complex=complex, homology_dimensions=(0, 1, 2))
+    Dc = persistence_diagram(2.5 * X, complex=complex, homology_dimensions=(0, 1, 2))
+    rel = 1e-12 if complex == "alpha" else 1e-6  # ripser computes in float32
+    for k in (0, 1, 2):
+        assert Dc[k].shape == D[k].shape
+        assert bottleneck_distance(Dc[k], D.scale(2.5)[k]) <= rel * 10
+
+
+def test_alpha_values_are_radii_and_diameter_option():
+    X = np.array([[0.0, 0.0], [2.0, 0.0]])
+    D = persistence_diagram(X, complex="alpha", homology_dimensions=0)
+    np.testing.assert_allclose(np.sort(D[0][:, 1]), [1.0, np.inf])  # radius = half distance
+    D2 = persistence_diagram(X, complex="alpha", homology_dimensions=0, alpha_scale="diameter")
+    np.testing.assert_allclose(np.sort(D2[0][:, 1]), [2.0, np.inf])
+    R = persistence_diagram(X, complex="rips", homology_dimensions=0)
+    np.testing.assert_allclose(np.sort(R[0][:, 1]), [2.0, np.inf])
+
+
+def test_rips_matches_gudhi_rips():
+    X = np.random.default_rng(3).random((60, 2))
+    D = persistence_diagram(X, complex="rips")
+    st = gudhi.RipsComplex(points=X).create_simplex_tree(max_dimension=2)
+    st.compute_persistence()
+    for k in (0, 1):
+        G = np.asarray(st.persistence_intervals_in_dimension(k))
+        assert bottleneck_distance(D[k], G) < 1e-6
+
+
+def test_max_edge_length_caps_filtration():
+    X = noisy_circle(100)
+    D = persistence_diagram(X, complex="rips", max_edge_length=0.5)
+    assert np.isposinf(D[1][:, 1]).sum() == 1  # the circle is not filled below 0.5
+    assert np.nanmax(np.where(np.isfinite(D[0]), D[0], np.nan)) <= 0.5
+
+
+def test_auto_batch_and_n_jobs():
+    clouds = [noisy_circle(50, seed=s) for s in range(3)]
+    est = PersistentHomology()
+    out = est.fit_transform(clouds)
+    assert isinstance(out, list) and len(out) == 3
+    assert est.complex_ == "alpha"
+    assert PersistentHomology(n_jobs=2).fit_transform(clouds) == out
+    X5 = np.random.default_rng(0).normal(size=(40, 5))
+    est = PersistentHomology().fit(X5)
+    assert est.complex_ == "rips"
+    assert clone(est).get_params() == est.get_params()
+    assert PersistentHomology().fit_transform(np.stack(clouds))[1] == out[1]
+
+
+def test_memory_refusal_is_upfront_and_clear():
+    X = np.random.default_rng(0).normal(size=(3000, 5))
+    with pytest.raises(ValueError, match="would need about"):
+        persistence_diagram(X, complex="rips", max_memory=1e8)
+    with pytest.raises(ValueError, match="would need about"):
+        persistence_diagram(X, homology_dimensions=(0, 1, 2))  # C(3000, 3) triangles
+    assert estimate_rips_memory(1000, 1) < estimate_rips_memory(2000, 1)
+    assert estimate_rips_memory(1000, 1, edge_fraction=0.1) < estimate_rips_memory(1000, 1)
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"complex": "cech"}, {"homology_dimensions": (-1,)}, {"homology_dimensions": ()},
+    {"max_edge_length": 0}, {"alpha_scale": "area"}, {"coeff": 4}, {"max_memory": -1},
+])
+def test_bad_parameters(kwargs):
+    with pytest.raises(ValueError):
+        PersistentHomology(**kwargs).fit(noisy_circle(10))
+
+
+def test_bad_clouds():
+    with pytest.raises(ValueError, match="NaN"):
+        persistence_diagram(np.array([[0.0, np.nan], [1.0, 1.0]]))
+    with pytest.raises(ValueError):
+        persistence_diagram(np.zeros(5))
+    with pytest.raises(ValueError, match="empty"):
+        persistence_diagram(np.zeros((0, 2)))
