@@ -47,6 +47,18 @@ from .cluster import (
     tomato,
 )
 from .io import from_networkx, read_edgelist, to_networkx
+from .topology import (
+    PairwiseDistance,
+    PersistenceDiagram,
+    PersistentHomology,
+    bottleneck_distance,
+    log_diagram,
+    persistence_diagram,
+    plot_diagram,
+    plot_matching,
+    shift_invariant_bottleneck,
+    wasserstein_distance,
+)
 from .privacy import (
     DegreeSequence,
     LaplaceEdgeCount,
@@ -111,6 +123,17 @@ __all__ = [
     "procrustes_align",
     "gram_error",
     "two_to_infinity_error",
+    # topology
+    "PersistenceDiagram",
+    "PersistentHomology",
+    "persistence_diagram",
+    "log_diagram",
+    "bottleneck_distance",
+    "wasserstein_distance",
+    "shift_invariant_bottleneck",
+    "PairwiseDistance",
+    "plot_diagram",
+    "plot_matching",
     # clustering
     "ToMATo",
     "tomato",
