@@ -80,6 +80,8 @@ def make_figures(rows, config, out_dir, formats):
             plot_band(ax, xs, mean, sd, f"eps = {eps:g}")
         ax.set_xscale("log")
         ax.set_yscale("log")
+        ax.set_xticks(config["sizes"], [str(n) for n in config["sizes"]])
+        ax.xaxis.set_minor_formatter(plt.NullFormatter())
         ax.set_xlabel("n (nodes)")
         ax.set_title(title, fontsize=10)
         ax.legend(fontsize=8)
