@@ -10,11 +10,14 @@ import numpy as np
 from tdadp.experiments import ConfigError
 
 
-def check_epsilons(name, values, allow_inf=True):
+def check_epsilons(name, values, allow_inf=True, positive=False):
     for eps in values:
         if not (eps >= 0) or (not allow_inf and np.isinf(eps)):
             raise ConfigError(f"{name}: epsilons must be >= 0{'' if allow_inf else ' and finite'}"
                               f", got {eps!r}")
+        if positive and eps == 0:
+            raise ConfigError(f"{name}: epsilons must be > 0 (eps = 0 leaves no signal for the "
+                              "privacy-adjusted embedding)")
 
 
 def check_min(name, key, value, minimum):

@@ -36,9 +36,7 @@ _METHODS = ("tomato", "tomato_auto", "kmeans", "spectral")
 
 
 def validate(config):
-    check_epsilons(NAME, config["epsilons"], allow_inf=False)
-    if min(config["epsilons"]) <= 0:
-        raise tdadp.experiments.ConfigError(f"{NAME}: epsilons must be > 0")
+    check_epsilons(NAME, config["epsilons"], allow_inf=False, positive=True)
     check_min(NAME, "circles_nodes", config["circles_nodes"], 20)
     check_min(NAME, "sbm_nodes", config["sbm_nodes"], 30)
     if len(config["circles_nodes"]) != 2:

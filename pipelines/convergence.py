@@ -31,9 +31,7 @@ QUICK = {"replicates": 2, "sizes": [100, 200, 400], "epsilons": [1.0, 4.0]}
 
 
 def validate(config):
-    check_epsilons(NAME, config["epsilons"], allow_inf=False)
-    if min(config["epsilons"]) <= 0:
-        raise tdadp.experiments.ConfigError(f"{NAME}: epsilons must be > 0")
+    check_epsilons(NAME, config["epsilons"], allow_inf=False, positive=True)
     check_min(NAME, "sizes", config["sizes"], 50)
     check_min(NAME, "n_components", config["n_components"], 2)
 

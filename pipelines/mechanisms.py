@@ -34,10 +34,7 @@ _MECHANISMS = {"edgeflip": tdadp.EdgeFlip, "laplaceflip": tdadp.LaplaceFlip}
 
 
 def validate(config):
-    check_epsilons(NAME, config["epsilons"], allow_inf=False)
-    if min(config["epsilons"]) <= 0:
-        raise tdadp.experiments.ConfigError(
-            f"{NAME}: epsilons must be > 0 (the adjusted embedding needs signal)")
+    check_epsilons(NAME, config["epsilons"], allow_inf=False, positive=True)
     check_min(NAME, "n_nodes", config["n_nodes"], 20)
     check_min(NAME, "n_components", config["n_components"], 2)
     for m in config["mechanisms"]:

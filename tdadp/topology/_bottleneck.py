@@ -27,6 +27,14 @@ __all__ = ["bottleneck_distance", "wasserstein_distance", "finite_bottleneck",
 _ZERO_SNAP = 1e-290
 
 
+def covers_all(i, j, n_rows, n_cols):
+    """Whether the bipartite graph with edges (i, j) matches every one of ``n_rows`` rows."""
+    if np.unique(i).size < n_rows:
+        return False
+    G = coo_matrix((np.ones(i.size, dtype=np.int8), (i, j)), shape=(n_rows, n_cols)).tocsr()
+    return bool((maximum_bipartite_matching(G, perm_type="column") >= 0).all())
+
+
 def _covers(N, aN, O, eps, strict):
     """Whether every point of N that cannot go to the diagonal at level eps can be matched
     into O within eps (all with cost <= eps, or < eps when ``strict``)."""
@@ -42,11 +50,7 @@ def _covers(N, aN, O, eps, strict):
     cost = np.max(np.abs(R[i] - O[j]), axis=1)  # the same arithmetic as the verification
     keep = cost < eps if strict else cost <= eps
     i, j = i[keep], j[keep]
-    if np.unique(i).size < needy.size:
-        return False
-    G = coo_matrix((np.ones(i.size, dtype=np.int8), (i, j)),
-                   shape=(needy.size, O.shape[0])).tocsr()
-    return bool((maximum_bipartite_matching(G, perm_type="column") >= 0).all())
+    return covers_all(i, j, needy.size, O.shape[0])
 
 
 def _feasible(P, Q, eps, strict=False):

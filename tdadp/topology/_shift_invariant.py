@@ -70,11 +70,9 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
-from scipy.sparse import coo_matrix
-from scipy.sparse.csgraph import maximum_bipartite_matching
 from scipy.spatial import cKDTree
 
-from ._bottleneck import _bottleneck_pair, finite_bottleneck, resolve_pair
+from ._bottleneck import _bottleneck_pair, covers_all, finite_bottleneck, resolve_pair
 from ._parts import Parts
 
 __all__ = ["shift_invariant_bottleneck", "ShiftInvariantResult"]
@@ -288,11 +286,7 @@ def _interval_covers(N, aN, O, aO_unused, c0, half, v, sign):
     dmid, da = (d[:, 0] + d[:, 1]) / 2, (d[:, 1] - d[:, 0]) / 2
     keep = np.abs(da) + np.maximum(0.0, np.abs(dmid) - half) < v
     i, j = i[keep], j[keep]
-    if np.unique(i).size < needy.size:
-        return False
-    G = coo_matrix((np.ones(i.size, dtype=np.int8), (i, j)),
-                   shape=(needy.size, O.shape[0])).tocsr()
-    return bool((maximum_bipartite_matching(G, perm_type="column") >= 0).all())
+    return covers_all(i, j, needy.size, O.shape[0])
 
 
 def _below_somewhere(prob, x0, x1, v):
