@@ -246,7 +246,10 @@ class PersistentHomology(TransformerMixin, BaseEstimator):
     ----------
     complex : {"auto", "alpha", "rips"}, default="auto"
         ``"auto"`` uses alpha in ambient dimension <= 3 (a Delaunay triangulation, about
-        linear size there) and Rips above.
+        linear size there) and Rips above. Alpha and Rips diagrams are different
+        filtrations in different units (radius vs edge length): when comparing clouds of
+        different ambient dimensions (say X in R^3 and ``private_latent_map(X, eps)`` in
+        R^4), pass the same ``complex`` explicitly.
     homology_dimensions : int or sequence of int, default=(0, 1)
         Dimensions to compute; each appears in every output diagram (possibly empty).
     max_edge_length : float, default=inf
