@@ -27,6 +27,14 @@ def check_min(name, key, value, minimum):
             raise ConfigError(f"{name}: {key} must be at least {minimum}, got {v}")
 
 
+def check_choices(name, key, values, known):
+    """Every entry of ``values`` (the list under ``key``) must be one of ``known``."""
+    for value in values:
+        if value not in known:
+            raise ConfigError(f"{name}: unknown {key[:-1]} {value!r} in {key} (known: "
+                              f"{', '.join(known)})")
+
+
 def band(rows, x, y, by=()):
     """{group: (xs, mean, sd, count)} over replicates, x sorted."""
     groups = defaultdict(lambda: defaultdict(list))

@@ -14,7 +14,7 @@ import numpy as np
 import tdadp
 from tdadp.cluster import clustering_scores, make_private_clustering
 
-from ._common import band, check_epsilons, check_min, plot_band, pyplot, save
+from ._common import band, check_choices, check_epsilons, check_min, plot_band, pyplot, save
 
 NAME = "clustering"
 SUMMARY = "Fig. 2: ARI of ToMATo vs k-means vs spectral clustering on private graphs"
@@ -41,11 +41,8 @@ def validate(config):
     check_min(NAME, "sbm_nodes", config["sbm_nodes"], 30)
     if len(config["circles_nodes"]) != 2:
         raise tdadp.experiments.ConfigError(f"{NAME}: circles_nodes must be two sizes")
-    for key, known in (("models", _MODELS), ("methods", _METHODS)):
-        for value in config[key]:
-            if value not in known:
-                raise tdadp.experiments.ConfigError(
-                    f"{NAME}: unknown {key[:-1]} {value!r} (known: {', '.join(known)})")
+    check_choices(NAME, "models", config["models"], _MODELS)
+    check_choices(NAME, "methods", config["methods"], _METHODS)
 
 
 def points(config):

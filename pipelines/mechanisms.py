@@ -16,7 +16,7 @@ import tdadp
 from tdadp.topology import bottleneck_distance, log_diagram, persistence_diagram, \
     shift_invariant_bottleneck
 
-from ._common import band, check_epsilons, check_min, plot_band, pyplot, save
+from ._common import band, check_choices, check_epsilons, check_min, plot_band, pyplot, save
 
 NAME = "mechanisms"
 SUMMARY = "Fig. 1 right: H1 bottleneck between ASE(A) and ASE(M(A)), edgeFlip vs LaplaceFlip"
@@ -37,10 +37,7 @@ def validate(config):
     check_epsilons(NAME, config["epsilons"], allow_inf=False, positive=True)
     check_min(NAME, "n_nodes", config["n_nodes"], 20)
     check_min(NAME, "n_components", config["n_components"], 2)
-    for m in config["mechanisms"]:
-        if m not in _MECHANISMS:
-            raise tdadp.experiments.ConfigError(
-                f"{NAME}: unknown mechanism {m!r} (known: {', '.join(_MECHANISMS)})")
+    check_choices(NAME, "mechanisms", config["mechanisms"], tuple(_MECHANISMS))
 
 
 def points(config):

@@ -14,7 +14,7 @@ import numpy as np
 
 import tdadp
 
-from ._common import band, check_epsilons, check_min, plot_band, pyplot, save
+from ._common import band, check_choices, check_epsilons, check_min, plot_band, pyplot, save
 
 NAME = "shrinkage"
 SUMMARY = "Fig. 1 left: diameter of the private embedding vs sqrt(1 - 2 pi) x diameter"
@@ -34,10 +34,7 @@ _MODELS = ("sbm", "circle")
 def validate(config):
     check_epsilons(NAME, config["epsilons"])
     check_min(NAME, "n_nodes", config["n_nodes"], 30)
-    for model in config["models"]:
-        if model not in _MODELS:
-            raise tdadp.experiments.ConfigError(
-                f"{NAME}: unknown model {model!r} (known: {', '.join(_MODELS)})")
+    check_choices(NAME, "models", config["models"], _MODELS)
 
 
 def points(config):

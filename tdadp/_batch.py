@@ -30,9 +30,7 @@ def split_batch(X, *, what="matrix", single_types=()):
     items : list
     single : bool
     """
-    if isinstance(X, single_types) if single_types else False:
-        return [X], True
-    if _is_matrix_like(X):
+    if _is_matrix_like(X) or (single_types and isinstance(X, single_types)):
         return [X], True
     if isinstance(X, np.ndarray):
         if X.ndim == 3:

@@ -22,7 +22,7 @@ import scipy.linalg as la
 import scipy.sparse as sp
 from scipy.sparse.linalg import LinearOperator, eigsh
 
-__all__ = ["ShiftedAdjacency", "top_eigenpairs", "SOLVERS"]
+__all__ = ["ShiftedAdjacency", "resolve_solver", "top_eigenpairs", "SOLVERS"]
 
 SOLVERS = ("auto", "dense", "arpack", "krylov")
 _DENSE_MAX_N = 1000
@@ -152,6 +152,22 @@ def _block_krylov_solver(op, k, rng, tol=1e-6, max_dim=None, max_products=500):
         K, MK = np.hstack([K, Qn]), np.hstack([MK, Zn])
 
 
+def resolve_solver(op, k, solver="auto"):
+    """The solver ``solver`` stands for on this operator: ``auto`` picks dense LAPACK for
+    n <= 1000, ARPACK for sparse input and block Krylov otherwise; the iterative solvers
+    give way to LAPACK when nearly every eigenpair is wanted."""
+    if solver not in SOLVERS:
+        raise ValueError(f"solver={solver!r} is not one of {SOLVERS}.")
+    n = op.n
+    if solver == "auto":
+        if n <= _DENSE_MAX_N or k >= n - 1:
+            return "dense"
+        return "arpack" if sp.issparse(op.A) else "krylov"
+    if solver == "arpack" and k >= n - 1:
+        return "dense"
+    return solver
+
+
 def top_eigenpairs(op, k, solver="auto", random_state=0, tol=None):
     """The ``k`` eigenpairs of largest magnitude of a :class:`ShiftedAdjacency`.
 
@@ -175,18 +191,10 @@ def top_eigenpairs(op, k, solver="auto", random_state=0, tol=None):
         Ordered by decreasing magnitude.
     eigenvectors : ndarray of shape (n, k)
     """
-    if solver not in SOLVERS:
-        raise ValueError(f"solver={solver!r} is not one of {SOLVERS}.")
     n = op.n
     if not 1 <= k <= n:
         raise ValueError(f"cannot compute {k} eigenpairs of a {n} x {n} matrix.")
-    if solver == "auto":
-        if n <= _DENSE_MAX_N or k >= n - 1:
-            solver = "dense"
-        else:
-            solver = "arpack" if sp.issparse(op.A) else "krylov"
-    if solver == "arpack" and k >= n - 1:
-        solver = "dense"
+    solver = resolve_solver(op, k, solver)
     rng = np.random.default_rng(random_state)
     if solver == "dense":
         w, V = _dense_solver(op, k)

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 
-from ._batch import join_batch, map_items, split_batch
+from ._batch import join_batch, map_items
 from ._dimension import zhu_ghodsi_elbows
-from ._eigen import SOLVERS, ShiftedAdjacency, top_eigenpairs
+from ._eigen import SOLVERS, ShiftedAdjacency, resolve_solver, top_eigenpairs
 from ._latent_positions import LatentPositions
-from ._mechanisms import _coerce_graphs, flip_probability
+from ._mechanisms import flip_probability
+from ._release import graph_batch
 from ._validation import check_epsilon, check_positive_int, check_symmetric_matrix
 
 __all__ = ["adjacency_spectral_embedding", "AdjacencySpectralEmbedding"]
@@ -54,7 +54,7 @@ def _embed_one(A, n_components, epsilon, n_elbows, solver, diagonal_augmentation
         # kept eigenpairs (noise eigenvalues cluster and converge slowly).
         w, V = top_eigenpairs(op, k, solver, tol=1e-3)
         d = min(zhu_ghodsi_elbows(np.abs(w), n_elbows)[-1], k)
-        if (solver == "auto" and n > 1000) or solver in ("arpack", "krylov"):
+        if resolve_solver(op, k, solver) != "dense":
             w, V = top_eigenpairs(op, d, solver)
     else:
         if n_components >= n:
@@ -203,7 +203,8 @@ class AdjacencySpectralEmbedding(TransformerMixin, BaseEstimator):
         _check_params(self.n_components, self.epsilon, self.n_elbows, self.solver,
                       self.max_components)
         epsilon = None if self.epsilon is None else float(self.epsilon)
-        items, single = split_batch(_coerce_graphs(X), what="adjacency matrix")
+        # Weighted graphs are welcome here: _embed_one checks symmetry only.
+        items, single = graph_batch(X, validate=False)
         results = map_items(
             lambda A: _embed_one(A, self.n_components, epsilon, self.n_elbows, self.solver,
                                  bool(self.diagonal_augmentation), self.max_components),

@@ -58,7 +58,7 @@ class LatentPositions(np.ndarray):
 
 def get_signature(X, signature=None):
     """The signature to use for ``X``: explicit, else carried by ``X``, else RDPG ``(d, 0)``."""
-    d = X.shape[1]
+    d = np.shape(X)[1]
     if signature is None:
         signature = getattr(X, "signature", None) or (d, 0)
     try:

@@ -17,11 +17,12 @@ import scipy.sparse as sp
 from scipy.special import expit
 from sklearn.base import BaseEstimator, TransformerMixin
 
-from ._batch import join_batch, map_items, split_batch
+from ._batch import join_batch, map_items
 from ._dyads import bernoulli_positions, dyad_index, dyad_pairs, n_dyads, row_blocks, \
     symmetric_csr, write_upper_block
 from ._random import OSRandom, item_streams, stage_tag, validate_random_state
-from ._validation import check_adjacency, check_epsilon, check_epsilon_array
+from ._release import ReleaseTagsMixin, graph_batch
+from ._validation import check_epsilon, check_epsilon_array
 from .privacy._guarantee import PrivacyGuarantee
 
 __all__ = [
@@ -73,21 +74,6 @@ def laplace_flip_probability(epsilon):
     return float(rate) if rate.ndim == 0 else rate
 
 
-def _is_graph_object(X):
-    # networkx graphs, without importing networkx.
-    return hasattr(X, "adj") and hasattr(X, "is_directed") and hasattr(X, "nodes")
-
-
-def _coerce_graphs(X):
-    if _is_graph_object(X):
-        from .io import from_networkx
-
-        return from_networkx(X)
-    if isinstance(X, (list, tuple)) and any(_is_graph_object(x) for x in X):
-        return [_coerce_graphs(x) for x in X]
-    return X
-
-
 def _flip_dense(A, rate, rng):
     n = A.shape[0]
     out = np.empty_like(A)
@@ -125,7 +111,7 @@ def _laplace_dense(A, epsilon, rng):
     return out
 
 
-class _Mechanism(TransformerMixin, BaseEstimator):
+class _Mechanism(ReleaseTagsMixin, TransformerMixin, BaseEstimator):
     """Shared machinery of the randomized-response mechanisms."""
 
     _name = "mechanism"
@@ -162,9 +148,7 @@ class _Mechanism(TransformerMixin, BaseEstimator):
         epsilon = check_epsilon(self.epsilon)
         validate_random_state(self.random_state, allow_secure=True)
         if X is not None:
-            items, _ = split_batch(_coerce_graphs(X), what="adjacency matrix")
-            for item in items:
-                check_adjacency(item)
+            graph_batch(X)
         self.guarantee_ = self._guarantee(epsilon)
         self.flip_probability_ = self.guarantee_.flip_probability
         return self
@@ -184,8 +168,7 @@ class _Mechanism(TransformerMixin, BaseEstimator):
             Same storage as the input (networkx graphs give sparse matrices).
         """
         epsilon = check_epsilon(self.epsilon)
-        items, single = split_batch(_coerce_graphs(X), what="adjacency matrix")
-        items = [check_adjacency(item) for item in items]
+        items, single = graph_batch(X)
         streams = item_streams(self.random_state, range(len(items)),
                                stage_tag(type(self).__name__), allow_secure=True)
         out = map_items(lambda A, rng: self._release(A, epsilon, rng), items, streams,
@@ -195,12 +178,6 @@ class _Mechanism(TransformerMixin, BaseEstimator):
     def fit_transform(self, X, y=None, **fit_params):
         return self.fit().transform(X)
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.requires_fit = False
-        tags.non_deterministic = not isinstance(self.random_state, (int, np.integer))
-        tags.input_tags.sparse = True
-        return tags
 
 
 class EdgeFlip(_Mechanism):

@@ -46,8 +46,8 @@ def inertia(X, signature=None, rtol=1e-9):
     -------
     (p, q) : tuple of int
     """
-    p, q = get_signature(np.asarray(X) if not hasattr(X, "signature") else X, signature)
     Xa = _as_latent(X)
+    p, q = get_signature(X, signature)
     J = np.r_[np.ones(p), -np.ones(q)]
     _, R = la.qr(Xa, mode="economic")
     w = la.eigvalsh((R * J) @ R.T)
@@ -92,10 +92,9 @@ def private_latent_map(X, epsilon, signature=None):
     >>> Y.shape, Y.signature
     ((5, 4), (4, 0))
     """
-    p, q = get_signature(X if hasattr(X, "signature") else np.asarray(X), signature)
-    eps = check_epsilon(epsilon)
-    pi = flip_probability(eps)
     Xa = _as_latent(X)
+    p, q = get_signature(X, signature)
+    pi = flip_probability(check_epsilon(epsilon))
     scaled = np.sqrt(1.0 - 2.0 * pi) * Xa
     const = np.full((Xa.shape[0], 1), np.sqrt(pi))
     out = np.hstack([scaled[:, :p], const, scaled[:, p:]])
@@ -197,14 +196,14 @@ def gram_error(X_hat, X=None, *, signature_hat=None, signature=None, P=None, nor
     if (X is None) == (P is None):
         raise ValueError("give exactly one of X (true positions) or P (target matrix).")
     Xh = _as_latent(X_hat, "X_hat")
-    ph, qh = get_signature(X_hat if hasattr(X_hat, "signature") else Xh, signature_hat)
+    ph, qh = get_signature(X_hat, signature_hat)
     Jh = np.r_[np.ones(ph), -np.ones(qh)]
     n = Xh.shape[0]
     if X is not None:
         Xa = _as_latent(X, "X")
         if Xa.shape[0] != n:
             raise ValueError(f"X_hat has {n} rows but X has {Xa.shape[0]}.")
-        p, q = get_signature(X if hasattr(X, "signature") else Xa, signature)
+        p, q = get_signature(X, signature)
         J = np.r_[np.ones(p), -np.ones(q)]
     else:
         P = np.asarray(P, dtype=float)

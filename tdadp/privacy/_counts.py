@@ -18,9 +18,10 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 
-from .._batch import join_batch, map_items, split_batch
+from .._batch import join_batch, map_items
+from .._release import ReleaseTagsMixin, graph_batch
 from .._random import item_streams, stage_tag, validate_random_state
-from .._validation import check_adjacency, check_epsilon
+from .._validation import check_epsilon
 from ._guarantee import PrivacyGuarantee
 from ._noise import add_noise, check_noise
 
@@ -33,19 +34,13 @@ __all__ = [
 ]
 
 
-def _coerce(X):
-    from .._mechanisms import _coerce_graphs
-
-    return _coerce_graphs(X)
-
-
 def degrees(A):
     """Degree of every node of a validated adjacency matrix (dense or sparse)."""
     d = np.asarray(A.sum(axis=1)).ravel()
     return d.astype(np.int64)
 
 
-class _StatisticRelease(BaseEstimator):
+class _StatisticRelease(ReleaseTagsMixin, BaseEstimator):
     """Shared machinery: statistic of each graph plus calibrated noise."""
 
     def __init__(self, epsilon=1.0, noise="laplace", random_state=None, n_jobs=None):
@@ -81,9 +76,7 @@ class _StatisticRelease(BaseEstimator):
         """
         epsilon = self._validate_params()
         if X is not None:
-            items, _ = split_batch(_coerce(X), what="adjacency matrix")
-            for item in items:
-                check_adjacency(item)
+            graph_batch(X)
         sensitivity = float(self._sensitivity())
         scale = sensitivity / epsilon if np.isfinite(epsilon) else 0.0
         self.sensitivity_ = sensitivity
@@ -106,8 +99,7 @@ class _StatisticRelease(BaseEstimator):
             batch, an ndarray of scalars or a list of arrays.
         """
         self.fit()
-        items, single = split_batch(_coerce(X), what="adjacency matrix")
-        items = [check_adjacency(item) for item in items]
+        items, single = graph_batch(X)
         streams = item_streams(self.random_state, range(len(items)),
                                stage_tag(type(self).__name__), allow_secure=True)
         scale, noise = self.noise_scale_, self.noise
@@ -120,12 +112,6 @@ class _StatisticRelease(BaseEstimator):
     def fit_transform(self, X, y=None):
         return self.transform(X)
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.requires_fit = False
-        tags.non_deterministic = not isinstance(self.random_state, (int, np.integer))
-        tags.input_tags.sparse = True
-        return tags
 
 
 _COMMON_PARAMS = """epsilon : float in (0, inf], default=1.0
@@ -188,7 +174,7 @@ class LaplaceEdgeCount(_StatisticRelease):
 
 
 class DegreeSequence(_StatisticRelease):
-    __doc__ = f"""Degree sequence (or degree histogram) plus Laplace noise: eps-edge DP.
+    """Degree sequence (or degree histogram) plus Laplace noise: eps-edge DP.
 
     The degree sequence has L1 sensitivity 2 under edge DP (toggling a dyad changes two
     degrees by one), so each degree gets Laplace(2/eps) noise. The degree histogram (number
@@ -201,7 +187,7 @@ class DegreeSequence(_StatisticRelease):
     epsilon : float in (0, inf], default=1.0
     histogram : bool, default=False
         Release the histogram of degrees (length n) instead of the sequence.
-    noise : {{"laplace", "discrete"}}, default="laplace"
+    noise : {"laplace", "discrete"}, default="laplace"
     random_state : None, int, numpy.random.Generator, SeedSequence or "secure"
     n_jobs : int, optional
 

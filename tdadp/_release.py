@@ -1,0 +1,39 @@
+"""Graph inputs of the release stages: one graph or a batch, networkx graphs converted."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._batch import split_batch
+from ._validation import check_adjacency
+from .io import from_networkx, is_networkx_graph
+
+__all__ = ["coerce_graphs", "graph_batch", "ReleaseTagsMixin"]
+
+
+def coerce_graphs(X):
+    """Networkx graphs (alone or in a list) as sparse adjacency matrices; the rest as is."""
+    if is_networkx_graph(X):
+        return from_networkx(X)
+    if isinstance(X, (list, tuple)) and any(is_networkx_graph(x) for x in X):
+        return [coerce_graphs(x) for x in X]
+    return X
+
+
+def graph_batch(X, validate=True):
+    """``(items, single)`` for graph input; with ``validate``, each item a checked adjacency."""
+    items, single = split_batch(coerce_graphs(X), what="adjacency matrix")
+    if validate:
+        items = [check_adjacency(item) for item in items]
+    return items, single
+
+
+class ReleaseTagsMixin:
+    """scikit-learn tags of a stage that releases graphs (or statistics of graphs)."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.requires_fit = False
+        tags.non_deterministic = not isinstance(self.random_state, (int, np.integer))
+        tags.input_tags.sparse = True
+        return tags
