@@ -12,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 import tdadp
-from tdadp.cluster import clustering_scores, make_private_clustering
+from tdadp import make_private_clustering
+from tdadp.cluster import clustering_scores
 
 from ._common import band, check_choices, check_epsilons, check_min, plot_band, pyplot, save
 

@@ -6,10 +6,9 @@ comparison, and ToMATo clustering of the embedded nodes. Every stage is a scikit
 estimator with a function twin, and maps one item or a batch of items.
 """
 
-from ._embedding import AdjacencySpectralEmbedding, adjacency_spectral_embedding
-from ._grdpg import GRDPG, probability_matrix, sample_grdpg
-from ._latent import (
+from .latent import (
     LATENT_KINDS,
+    LatentPositions,
     LatentSampler,
     circle,
     degree_corrected_sbm,
@@ -21,32 +20,35 @@ from ._latent import (
     torus,
     two_circles,
 )
-from ._latent_positions import LatentPositions
-from ._mechanisms import (
+from .graphs import GRDPG, probability_matrix, sample_grdpg
+from .release import (
+    DegreeSequence,
     EdgeFlip,
+    LaplaceEdgeCount,
     LaplaceFlip,
+    PrivacyGuarantee,
+    ProjectedCount,
+    WassersteinMechanism,
     edge_flip,
     flip_probability,
+    inertia,
+    infinity_wasserstein,
     laplace_flip,
     laplace_flip_probability,
-)
-from ._theory import (
-    gram_error,
-    inertia,
+    posterior_bound,
+    power_bound,
     private_latent_map,
     private_signature,
+    project_max_degree,
+)
+from .privacy import audit, compose, edge_privacy_exact
+from .embed import (
+    AdjacencySpectralEmbedding,
+    adjacency_spectral_embedding,
+    gram_error,
     procrustes_align,
     two_to_infinity_error,
 )
-from .cluster import (
-    ToMATo,
-    clustering_scores,
-    make_private_clustering,
-    misclassification_rate,
-    plot_prominence,
-    tomato,
-)
-from .io import from_networkx, read_edgelist, to_networkx
 from .topology import (
     PairwiseDistance,
     PersistenceDiagram,
@@ -59,20 +61,15 @@ from .topology import (
     shift_invariant_bottleneck,
     wasserstein_distance,
 )
-from .privacy import (
-    DegreeSequence,
-    LaplaceEdgeCount,
-    PrivacyGuarantee,
-    ProjectedCount,
-    WassersteinMechanism,
-    audit,
-    compose,
-    edge_privacy_exact,
-    infinity_wasserstein,
-    posterior_bound,
-    power_bound,
-    project_max_degree,
+from .cluster import (
+    ToMATo,
+    clustering_scores,
+    misclassification_rate,
+    plot_prominence,
+    tomato,
 )
+from .recipes import make_private_clustering
+from .io import from_networkx, read_edgelist, to_networkx
 
 __version__ = "0.1.0"
 

@@ -1,6 +1,5 @@
-"""Clustering point clouds and private networks: ToMATo, baselines and agreement metrics."""
+"""Stage 6, clustering embedded nodes: ToMATo, its prominence diagram and agreement metrics."""
 
-from ._baselines import make_private_clustering
 from ._metrics import clustering_scores, misclassification_rate
 from ._plotting import plot_prominence
 from ._tomato import ToMATo, tomato
@@ -9,7 +8,6 @@ __all__ = [
     "ToMATo",
     "tomato",
     "plot_prominence",
-    "make_private_clustering",
     "misclassification_rate",
     "clustering_scores",
 ]

@@ -10,7 +10,7 @@ from scipy.spatial import cKDTree
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .._batch import join_batch, map_items, split_batch
+from ..utils._batch import join_batch, map_items, split_batch
 from ._density import (
     knn_distances,
     knn_graph_edges,

@@ -20,18 +20,21 @@ from ._sweep import make_tasks, run_sweep
 
 __all__ = ["list_experiments", "get_experiment", "run_experiment", "experiment_config"]
 
+EXPERIMENT_PACKAGE = "tdadp.pipelines"
 _REQUIRED = ("NAME", "SUMMARY", "CONFIG", "points", "run_task", "make_figures")
 
 
 def list_experiments():
     """Name -> module of every experiment in ``tdadp.pipelines``."""
-    import tdadp.pipelines as package
+    # The experiment definitions sit above this framework (they import it): they are found
+    # by name at run time, as plugins, not imported by it.
+    package = importlib.import_module(EXPERIMENT_PACKAGE)
 
     found = {}
     for info in pkgutil.iter_modules(package.__path__):
         if info.name.startswith("_"):
             continue
-        module = importlib.import_module(f"tdadp.pipelines.{info.name}")
+        module = importlib.import_module(f"{EXPERIMENT_PACKAGE}.{info.name}")
         if all(hasattr(module, attr) for attr in _REQUIRED):
             found[module.NAME] = module
     return dict(sorted(found.items()))

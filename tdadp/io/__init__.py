@@ -1,6 +1,19 @@
-"""Reading networks: edge-list files and networkx graphs to adjacency matrices."""
+"""Stage 2b, graphs in and out: the one input contract of every graph stage, edge lists, networkx.
+
+Every stage that takes a graph goes through :func:`graph_batch`, so a dense array, a scipy
+sparse matrix of any format, a networkx graph and an edge list read by
+:func:`read_edgelist` get the same answer.
+"""
 
 from ._edgelist import read_edgelist
+from ._input import coerce_graphs, graph_batch
 from ._networkx import from_networkx, is_networkx_graph, to_networkx
 
-__all__ = ["read_edgelist", "from_networkx", "to_networkx", "is_networkx_graph"]
+__all__ = [
+    "read_edgelist",
+    "from_networkx",
+    "to_networkx",
+    "is_networkx_graph",
+    "coerce_graphs",
+    "graph_batch",
+]

@@ -7,7 +7,7 @@ import sys
 import numpy as np
 import scipy.sparse as sp
 
-from .._validation import check_adjacency
+from ..utils._validation import check_adjacency
 from ._graph import edges_to_adjacency
 
 __all__ = ["from_networkx", "to_networkx", "is_networkx_graph"]

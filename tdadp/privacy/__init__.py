@@ -1,4 +1,6 @@
-"""Privacy you can read and test: what edge DP promises, an audit, and other mechanisms.
+"""Stage 3b, reading and testing privacy: what edge DP promises, an audit, exact levels.
+
+It sits above the release stage, whose mechanisms it re-exports for convenience.
 
 - Reading a guarantee: :class:`PrivacyGuarantee` (stated by every fitted mechanism as
   ``guarantee_``), :func:`power_bound`, :func:`posterior_bound`, :func:`compose`.
@@ -10,32 +12,34 @@
   Pufferfish :class:`WassersteinMechanism` with :func:`infinity_wasserstein`.
 """
 
+from ..release import (
+    PROJECTED_STATISTICS,
+    DegreeSequence,
+    LaplaceEdgeCount,
+    PrivacyGuarantee,
+    ProjectedCount,
+    WassersteinMechanism,
+    degree_sequence,
+    graph_statistic,
+    infinity_wasserstein,
+    laplace_edge_count,
+    posterior_bound,
+    power_bound,
+    project_max_degree,
+    projected_count,
+    restricted_sensitivity,
+    secret_pair_distributions,
+    wasserstein_mechanism,
+)
 from ._audit import AuditResult, audit
-from ._bounds import posterior_bound, power_bound
 from ._composition import compose
-from ._counts import DegreeSequence, LaplaceEdgeCount, degree_sequence, laplace_edge_count
 from ._exact import (
     MAX_EXACT_NODES,
     EdgePrivacyLevel,
     edge_privacy_exact,
     latent_dependence_bound,
 )
-from ._guarantee import PrivacyGuarantee
-from ._projection import (
-    PROJECTED_STATISTICS,
-    ProjectedCount,
-    graph_statistic,
-    project_max_degree,
-    projected_count,
-    restricted_sensitivity,
-)
 from ._queens import QueensResult, queens_example, sample_queens
-from ._wasserstein import (
-    WassersteinMechanism,
-    infinity_wasserstein,
-    secret_pair_distributions,
-    wasserstein_mechanism,
-)
 
 __all__ = [
     "PrivacyGuarantee",

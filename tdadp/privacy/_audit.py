@@ -20,8 +20,9 @@ import scipy.sparse as sp
 from scipy.stats import beta
 from sklearn.base import clone
 
-from .._random import item_streams, stage_tag
-from .._validation import check_adjacency, check_positive_int
+from ..release._flip import EdgeFlip, LaplaceFlip
+from ..utils._random import item_streams, stage_tag
+from ..utils._validation import check_adjacency, check_positive_int
 
 __all__ = ["AuditResult", "audit"]
 
@@ -285,8 +286,6 @@ def audit(mechanism, G0, G1, n_trials=2000, statistic=None, confidence=0.95,
     claimed = _claimed_epsilon(mechanism)
 
     if dyad_independent == "auto":
-        from .._mechanisms import EdgeFlip, LaplaceFlip
-
         dyad_independent = type(mechanism) in (EdgeFlip, LaplaceFlip)
     fast = statistic is None and dyad_independent
     per_chunk = _COPIES_PER_GRAPH if fast else _CHUNK_TRIALS

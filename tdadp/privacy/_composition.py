@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sklearn.base import clone
 
-from ._guarantee import PrivacyGuarantee
+from ..release._guarantee import PrivacyGuarantee
 
 __all__ = ["compose"]
 

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import logit
 
-from .._dyads import dyad_pairs, n_dyads
-from .._validation import check_epsilon, check_positive_int
+from ..graphs._dyads import dyad_pairs, n_dyads
+from ..utils._validation import check_epsilon, check_positive_int
 
 __all__ = ["EdgePrivacyLevel", "edge_privacy_exact", "latent_dependence_bound",
            "MAX_EXACT_NODES"]

@@ -25,10 +25,10 @@ import numpy as np
 from scipy.optimize import brentq
 from scipy.stats import binom
 
-from .._random import check_random_state, stage_tag
-from .._validation import check_epsilon, check_positive_int, check_probability
-from ._bounds import power_bound
-from ._counts import LaplaceEdgeCount
+from ..utils._random import check_random_state, stage_tag
+from ..utils._validation import check_epsilon, check_positive_int, check_probability
+from ..release._bounds import power_bound
+from ..release._counts import LaplaceEdgeCount
 
 __all__ = ["QueensResult", "queens_example", "sample_queens"]
 

@@ -9,7 +9,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .._batch import map_items, split_batch
+from ..utils._batch import map_items, split_batch
 from ._bottleneck import bottleneck_distance, wasserstein_distance
 from ._diagram import PersistenceDiagram, as_diagram, log_diagram
 from ._shift_invariant import shift_invariant_bottleneck

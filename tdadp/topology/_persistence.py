@@ -25,7 +25,7 @@ import numpy as np
 from scipy.spatial.distance import pdist
 from sklearn.base import BaseEstimator, TransformerMixin
 
-from .._batch import join_batch, map_items, split_batch
+from ..utils._batch import join_batch, map_items, split_batch
 from ._diagram import PersistenceDiagram
 
 __all__ = ["PersistentHomology", "persistence_diagram", "estimate_rips_memory"]

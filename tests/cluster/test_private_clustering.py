@@ -8,7 +8,8 @@ from sklearn.cluster import KMeans
 from sklearn.pipeline import make_pipeline
 
 from tdadp import AdjacencySpectralEmbedding, EdgeFlip, sample_grdpg, sbm, two_circles
-from tdadp.cluster import ToMATo, clustering_scores, make_private_clustering
+from tdadp import make_private_clustering
+from tdadp.cluster import ToMATo, clustering_scores
 from tdadp.io import read_edgelist, to_networkx
 
 

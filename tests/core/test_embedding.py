@@ -4,8 +4,8 @@ import scipy.sparse as sp
 
 import tdadp
 from tdadp import AdjacencySpectralEmbedding, adjacency_spectral_embedding as ase
-from tdadp._dimension import zhu_ghodsi_elbows
-from tdadp._eigen import ShiftedAdjacency, top_eigenpairs
+from tdadp.embed._dimension import zhu_ghodsi_elbows
+from tdadp.embed._eigen import ShiftedAdjacency, top_eigenpairs
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ import pytest
 
 nx = pytest.importorskip("networkx")
 
-from tdadp._validation import check_adjacency  # noqa: E402
+from tdadp.utils._validation import check_adjacency  # noqa: E402
 from tdadp.io import from_networkx, is_networkx_graph, to_networkx  # noqa: E402
 
 

@@ -90,7 +90,7 @@ def test_plots():
 
 
 def _core():
-    return pytest.importorskip("tdadp._embedding")
+    return pytest.importorskip("tdadp.embed._embedding")
 
 
 def test_pipeline_from_latent_sampler():

@@ -17,13 +17,14 @@ import scipy.sparse as sp
 from scipy.special import expit
 from sklearn.base import BaseEstimator, TransformerMixin
 
-from ._batch import join_batch, map_items
-from ._dyads import bernoulli_positions, dyad_index, dyad_pairs, n_dyads, row_blocks, \
+from ..utils._batch import join_batch, map_items
+from ..graphs._dyads import bernoulli_positions, dyad_index, dyad_pairs, n_dyads, row_blocks, \
     symmetric_csr, write_upper_block
-from ._random import OSRandom, item_streams, stage_tag, validate_random_state
-from ._release import ReleaseTagsMixin, graph_batch
-from ._validation import check_epsilon, check_epsilon_array
-from .privacy._guarantee import PrivacyGuarantee
+from ..utils._random import OSRandom, item_streams, stage_tag, validate_random_state
+from ..io._input import graph_batch
+from ._base import ReleaseTagsMixin
+from ..utils._validation import check_epsilon, check_epsilon_array
+from ._guarantee import PrivacyGuarantee
 
 __all__ = [
     "flip_probability",

@@ -7,11 +7,11 @@ import numbers
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 
-from ._batch import join_batch, map_items, split_batch
+from ..utils._batch import join_batch, map_items, split_batch
 from ._dyads import bernoulli_positions, dyad_pairs, n_dyads, row_blocks, symmetric_csr, \
     write_upper_block
-from ._latent_positions import get_signature
-from ._random import check_random_state, item_streams, stage_tag
+from ..latent._positions import get_signature
+from ..utils._random import check_random_state, item_streams, stage_tag
 
 __all__ = ["sample_grdpg", "GRDPG", "probability_matrix"]
 

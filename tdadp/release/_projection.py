@@ -43,8 +43,8 @@ from math import comb
 import numpy as np
 import scipy.sparse as sp
 
-from .._dyads import symmetric_csr
-from .._validation import check_adjacency, check_positive_int
+from ..graphs._dyads import symmetric_csr
+from ..utils._validation import check_adjacency, check_positive_int
 from ._counts import _StatisticRelease, degrees
 
 __all__ = [

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._random import OSRandom
+from ..utils._random import OSRandom
 
 __all__ = ["NOISE_KINDS", "add_noise", "check_noise"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import expit, logit
 
-from .._validation import check_epsilon_array
+from ..utils._validation import check_epsilon_array
 
 __all__ = ["power_bound", "posterior_bound"]
 

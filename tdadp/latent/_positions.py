@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["LatentPositions", "get_signature"]
+__all__ = ["LatentPositions", "get_signature", "as_latent_matrix"]
 
 
 class LatentPositions(np.ndarray):
@@ -70,3 +70,12 @@ def get_signature(X, signature=None):
             f"signature (p, q) = ({p}, {q}) must satisfy p + q = d = {d} with p, q >= 0."
         )
     return p, q
+
+
+def as_latent_matrix(X, name="X"):
+    Xa = np.asarray(X, dtype=float)
+    if Xa.ndim != 2:
+        raise ValueError(f"{name} must be a 2-D (n, d) array, got shape {Xa.shape}.")
+    if not np.all(np.isfinite(Xa)):
+        raise ValueError(f"{name} contains NaN or inf.")
+    return Xa

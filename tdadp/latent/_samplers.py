@@ -18,9 +18,9 @@ import numbers
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 
-from ._latent_positions import LatentPositions
-from ._random import check_random_state, item_streams, stage_tag
-from ._validation import check_positive_int
+from ._positions import LatentPositions
+from ..utils._random import check_random_state, item_streams, stage_tag
+from ..utils._validation import check_positive_int
 
 __all__ = [
     "circle",

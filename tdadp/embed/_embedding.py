@@ -7,13 +7,13 @@ import math
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 
-from ._batch import join_batch, map_items
+from ..utils._batch import join_batch, map_items
 from ._dimension import zhu_ghodsi_elbows
 from ._eigen import SOLVERS, ShiftedAdjacency, resolve_solver, top_eigenpairs
-from ._latent_positions import LatentPositions
-from ._mechanisms import flip_probability
-from ._release import graph_batch
-from ._validation import check_epsilon, check_positive_int, check_symmetric_matrix
+from ..latent._positions import LatentPositions
+from ..release._flip import flip_probability
+from ..io._input import graph_batch
+from ..utils._validation import check_epsilon, check_positive_int, check_symmetric_matrix
 
 __all__ = ["adjacency_spectral_embedding", "AdjacencySpectralEmbedding"]
 
@@ -94,7 +94,7 @@ def adjacency_spectral_embedding(A, n_components=None, epsilon=None, *, n_elbows
         With ``n_components=None``, the dimension is the ``n_elbows``-th elbow (as in
         graspologic: a single dominant eigenvalue often makes the first elbow 1).
     solver : {"auto", "dense", "arpack", "krylov"}, default="auto"
-        See :func:`tdadp._eigen.top_eigenpairs`.
+        See :func:`tdadp.embed._eigen.top_eigenpairs`.
     diagonal_augmentation : bool, default=False
         Replace the (zero) diagonal with degree / (n - 1) before embedding.
     max_components : int, optional

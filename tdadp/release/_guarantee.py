@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ._bounds import posterior_bound, power_bound
+
 __all__ = ["PrivacyGuarantee"]
 
 _REPORT_ALPHA = 0.05
@@ -72,8 +74,6 @@ class PrivacyGuarantee:
 
         See :func:`tdadp.privacy.power_bound`.
         """
-        from ._bounds import power_bound
-
         return power_bound(self.epsilon, alpha)
 
     def posterior_bound(self, prior, direction="upper"):
@@ -81,8 +81,6 @@ class PrivacyGuarantee:
 
         See :func:`tdadp.privacy.posterior_bound`.
         """
-        from ._bounds import posterior_bound
-
         return posterior_bound(self.epsilon, prior, direction=direction)
 
     def _protection_text(self):

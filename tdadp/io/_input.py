@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._batch import split_batch
-from ._validation import check_adjacency
-from .io import from_networkx, is_networkx_graph
+from ..utils._batch import split_batch
+from ..utils._validation import check_adjacency
+from ._networkx import from_networkx, is_networkx_graph
 
-__all__ = ["coerce_graphs", "graph_batch", "ReleaseTagsMixin"]
+__all__ = ["coerce_graphs", "graph_batch"]
 
 
 def coerce_graphs(X):
@@ -26,14 +26,3 @@ def graph_batch(X, validate=True):
     if validate:
         items = [check_adjacency(item) for item in items]
     return items, single
-
-
-class ReleaseTagsMixin:
-    """scikit-learn tags of a stage that releases graphs (or statistics of graphs)."""
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.requires_fit = False
-        tags.non_deterministic = not isinstance(self.random_state, (int, np.integer))
-        tags.input_tags.sparse = True
-        return tags

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from sklearn.cluster import KMeans, SpectralClustering
 from sklearn.pipeline import Pipeline
+
+from ..cluster._tomato import ToMATo
+from ..embed._embedding import AdjacencySpectralEmbedding
+from ..release._flip import EdgeFlip
 
 __all__ = ["make_private_clustering"]
 
@@ -43,7 +48,7 @@ def make_private_clustering(clusterer="tomato", *, epsilon, n_components=3, n_cl
     Examples
     --------
     >>> from tdadp import sbm, sample_grdpg
-    >>> from tdadp.cluster import make_private_clustering
+    >>> from tdadp import make_private_clustering
     >>> X = sbm([100, 100], [[0.6, 0.1], [0.1, 0.6]], random_state=0)
     >>> A = sample_grdpg(X, random_state=1)
     >>> pipe = make_private_clustering("kmeans", epsilon=2.0, n_components=2, n_clusters=2,
@@ -51,10 +56,6 @@ def make_private_clustering(clusterer="tomato", *, epsilon, n_components=3, n_cl
     >>> pipe.fit_predict(A).shape
     (200,)
     """
-    from .._embedding import AdjacencySpectralEmbedding
-    from .._mechanisms import EdgeFlip
-    from ._tomato import ToMATo
-
     if clusterer not in _CLUSTERERS:
         raise ValueError(f"clusterer must be one of {_CLUSTERERS}, got {clusterer!r}.")
     seed = random_state if isinstance(random_state, int) else None
@@ -64,14 +65,10 @@ def make_private_clustering(clusterer="tomato", *, epsilon, n_components=3, n_cl
         if n_clusters is None:
             raise ValueError(f"clusterer={clusterer!r} needs n_clusters.")
         if clusterer == "kmeans":
-            from sklearn.cluster import KMeans
-
             params = dict(n_init=10, random_state=seed)
             params.update(clusterer_params)
             last = KMeans(n_clusters=n_clusters, **params)
         else:
-            from sklearn.cluster import SpectralClustering
-
             params = dict(affinity="nearest_neighbors", random_state=seed)
             params.update(clusterer_params)
             last = SpectralClustering(n_clusters=n_clusters, **params)

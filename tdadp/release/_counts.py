@@ -18,10 +18,11 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 
-from .._batch import join_batch, map_items
-from .._release import ReleaseTagsMixin, graph_batch
-from .._random import item_streams, stage_tag, validate_random_state
-from .._validation import check_epsilon
+from ..utils._batch import join_batch, map_items
+from ..io._input import graph_batch
+from ._base import ReleaseTagsMixin
+from ..utils._random import item_streams, stage_tag, validate_random_state
+from ..utils._validation import check_epsilon
 from ._guarantee import PrivacyGuarantee
 from ._noise import add_noise, check_noise
 

@@ -50,7 +50,7 @@ def zhu_ghodsi_elbows(values, n_elbows=2):
 
     Examples
     --------
-    >>> from tdadp._dimension import zhu_ghodsi_elbows
+    >>> from tdadp.embed._dimension import zhu_ghodsi_elbows
     >>> zhu_ghodsi_elbows([100, 98, 97, 10, 9, 9.5, 8, 1, 1.1, 0.9], n_elbows=1)
     [3]
     """

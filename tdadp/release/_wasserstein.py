@@ -14,8 +14,8 @@ from __future__ import annotations
 import numpy as np
 from sklearn.base import BaseEstimator
 
-from .._random import check_random_state, stage_tag, validate_random_state
-from .._validation import check_epsilon
+from ..utils._random import check_random_state, stage_tag, validate_random_state
+from ..utils._validation import check_epsilon
 from ._guarantee import PrivacyGuarantee
 from ._noise import add_noise
 

@@ -1,0 +1,94 @@
+"""What a graph carries along a pipeline besides its adjacency: node names and its release.
+
+A graph read from networkx or an edge list knows its node names; a graph released by a
+mechanism knows its guarantee (with the flip rate for randomized response). Both travel with
+the adjacency itself, so that the next stage needs no copy of them (the embedding reads the
+flip rate, the pandas output of a table reads the node names):
+
+- a dense graph is a :class:`GraphArray`, an ``ndarray`` subclass with ``nodes`` and
+  ``guarantee`` attributes;
+- a sparse graph (any scipy sparse container) has the same two attributes set on the
+  object (scipy's containers are plain Python objects).
+
+Operations never carry the information over: ``A[:10, :10]``, ``1 - A`` or ``A.astype(float)``
+are plain arrays without node names or release (a slice or a complement of a release does not
+have the release's flip rate). Only :meth:`GraphArray.copy` and pickling keep it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+__all__ = ["GraphArray", "tag_graph", "graph_nodes", "graph_guarantee"]
+
+
+class GraphArray(np.ndarray):
+    """A dense adjacency matrix with the node names and the release that made it.
+
+    Attributes
+    ----------
+    nodes : list or None
+        ``nodes[i]`` names row ``i`` (from networkx or an edge list).
+    guarantee : PrivacyGuarantee or None
+        The guarantee of the mechanism that released this graph (its ``flip_probability``
+        is what the privacy-adjusted embedding corrects for).
+    """
+
+    def __new__(cls, data, nodes=None, guarantee=None):
+        obj = np.asarray(data).view(cls)
+        obj.nodes = nodes
+        obj.guarantee = guarantee
+        return obj
+
+    def __array_finalize__(self, obj):
+        # Derived arrays (slices, arithmetic) are not the tagged graph: drop the tags.
+        self.nodes = None
+        self.guarantee = None
+
+    def copy(self, order="C"):
+        out = super().copy(order=order)
+        out.nodes, out.guarantee = self.nodes, self.guarantee
+        return out
+
+    def __reduce__(self):
+        constructor, args, state = super().__reduce__()
+        return constructor, args, (state, self.nodes, self.guarantee)
+
+    def __setstate__(self, state):
+        base_state, self.nodes, self.guarantee = state
+        super().__setstate__(base_state)
+
+
+def _check_nodes(nodes, n):
+    if nodes is None:
+        return None
+    nodes = list(nodes)
+    if len(nodes) != n:
+        raise ValueError(f"{len(nodes)} node names for a graph with {n} nodes.")
+    return nodes
+
+
+def tag_graph(A, *, nodes=None, guarantee=None):
+    """``A`` carrying ``nodes`` and ``guarantee``.
+
+    A dense array comes back as a :class:`GraphArray` view (no copy); a sparse matrix gets the
+    attributes set on itself, so pass only a matrix this call's caller owns (a fresh result).
+    """
+    nodes = _check_nodes(nodes, A.shape[0])
+    if sp.issparse(A):
+        A.nodes = nodes
+        A.guarantee = guarantee
+        return A
+    return GraphArray(A, nodes=nodes, guarantee=guarantee)
+
+
+def graph_nodes(A):
+    """The node names ``A`` carries (a list), or None."""
+    return getattr(A, "nodes", None) if isinstance(A, GraphArray) or sp.issparse(A) else None
+
+
+def graph_guarantee(A):
+    """The release guarantee ``A`` carries, or None."""
+    return getattr(A, "guarantee", None) if isinstance(A, GraphArray) or sp.issparse(A) \
+        else None

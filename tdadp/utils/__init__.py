@@ -1,0 +1,59 @@
+"""Shared machinery below every stage: batches, input checks, random streams, parameter rules."""
+
+from ._batch import (
+    split_batch,
+    map_items,
+    join_batch,
+)
+from ._validation import (
+    check_epsilon,
+    check_epsilon_array,
+    check_adjacency,
+    check_symmetric_matrix,
+    check_probability,
+    check_positive_int,
+)
+from ._random import (
+    SECURE,
+    OSRandom,
+    item_streams,
+    stage_tag,
+    check_random_state,
+    validate_random_state,
+)
+from ._params import (
+    RULES,
+    Interval,
+    InvalidParameterError,
+    Options,
+    ParamsMixin,
+    Rule,
+    check_param,
+    validate_params,
+)
+
+__all__ = [
+    "split_batch",
+    "map_items",
+    "join_batch",
+    "check_epsilon",
+    "check_epsilon_array",
+    "check_adjacency",
+    "check_symmetric_matrix",
+    "check_probability",
+    "check_positive_int",
+    "SECURE",
+    "OSRandom",
+    "item_streams",
+    "stage_tag",
+    "check_random_state",
+    "validate_random_state",
+    "InvalidParameterError",
+    "Interval",
+    "Options",
+    "Rule",
+    "RULES",
+    "ParamsMixin",
+    "validate_params",
+    "check_param",
+]

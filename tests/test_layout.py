@@ -1,0 +1,119 @@
+"""The package's layout is its pipeline: each stage imports only the stages below it.
+
+Two checks: a static one over every ``import`` statement (including any inside a function,
+which would hide a cycle), and a dynamic one importing every module on its own in a fresh
+interpreter (forked after the third-party libraries are loaded, so it stays fast).
+"""
+
+import ast
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+import tdadp
+
+ROOT = pathlib.Path(tdadp.__file__).parent
+
+# Stage order, bottom first. A module may import its own stage and any stage below it.
+STAGES = ["utils", "latent", "graphs", "io", "release", "privacy", "embed", "topology",
+          "cluster", "recipes", "experiments", "cli", "pipelines"]
+RANK = {name: i for i, name in enumerate(STAGES)}
+
+
+def _modules():
+    out = []
+    for path in sorted(ROOT.rglob("*.py")):
+        rel = path.relative_to(ROOT).with_suffix("")
+        parts = list(rel.parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        out.append((".".join(["tdadp", *parts]), path))
+    return out
+
+
+MODULES = _modules()
+
+
+def _stage(module):
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else None
+
+
+def _imports(module, path):
+    """(target module, inside a function) for every tdadp import of a module."""
+    tree = ast.parse(path.read_text())
+    package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
+    found = []
+
+    def visit(node, in_function):
+        for child in ast.iter_child_nodes(node):
+            nested = in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                       ast.Lambda))
+            if isinstance(child, ast.ImportFrom):
+                if child.level:
+                    base = package[:len(package) - (child.level - 1)]
+                    target = ".".join(base + ([child.module] if child.module else []))
+                else:
+                    target = child.module or ""
+                if target.startswith("tdadp"):
+                    found.append((target, nested))
+            elif isinstance(child, ast.Import):
+                found.extend((a.name, nested) for a in child.names
+                             if a.name.startswith("tdadp"))
+            visit(child, nested)
+
+    visit(tree, False)
+    return found
+
+
+def test_every_module_belongs_to_a_stage():
+    for module, _ in MODULES:
+        stage = _stage(module)
+        assert stage is None or stage in RANK, f"{module} is in no known stage"
+
+
+@pytest.mark.parametrize("module,path", MODULES, ids=[m for m, _ in MODULES])
+def test_imports_go_down_the_pipeline(module, path):
+    stage = _stage(module)
+    for target, in_function in _imports(module, path):
+        assert not in_function, f"{module} imports {target} inside a function"
+        if stage is None:  # the top-level package re-exports everything
+            continue
+        other = _stage(target)
+        assert other is not None, f"{module} imports the top-level package {target}"
+        assert RANK[other] <= RANK[stage], (
+            f"{module} (stage {stage!r}) imports {target} (stage {other!r}, above it)")
+
+
+_FRESH = r"""
+import os, sys, importlib
+import numpy, scipy.sparse, scipy.linalg, scipy.special, scipy.stats, sklearn.base
+import sklearn.pipeline, sklearn.cluster, sklearn.neighbors, joblib, gudhi, ripser
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot
+failed = []
+for name in sys.argv[1:]:
+    pid = os.fork()
+    if pid == 0:
+        try:
+            importlib.import_module(name)
+        except BaseException as exc:
+            print(f"{name}: {type(exc).__name__}: {exc}", flush=True)
+            os._exit(1)
+        os._exit(0)
+    _, status = os.waitpid(pid, 0)
+    if status:
+        failed.append(name)
+sys.exit(1 if failed else 0)
+"""
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs os.fork")
+def test_every_module_imports_on_its_own_in_a_fresh_interpreter():
+    names = [m for m, _ in MODULES]
+    proc = subprocess.run([sys.executable, "-c", _FRESH, *names], capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
