@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import numpy as np
+import scipy.sparse as sp
 
+from ..graphs._info import graph_guarantee, graph_nodes, tag_graph
 from ..utils._batch import split_batch
 from ..utils._validation import check_adjacency
 from ._networkx import from_networkx, is_networkx_graph
@@ -21,8 +22,22 @@ def coerce_graphs(X):
 
 
 def graph_batch(X, validate=True):
-    """``(items, single)`` for graph input; with ``validate``, each item a checked adjacency."""
+    """``(items, single)`` for graph input; with ``validate``, each item a checked adjacency.
+
+    Checked items keep what their input carried (node names, release; see
+    :mod:`tdadp.graphs._info`), so a stage reads them with ``graph_nodes(item)`` and
+    ``graph_guarantee(item)`` whatever the container it was given.
+    """
     items, single = split_batch(coerce_graphs(X), what="adjacency matrix")
     if validate:
-        items = [check_adjacency(item) for item in items]
+        items = [_keep_info(item, check_adjacency(item)) for item in items]
     return items, single
+
+
+def _keep_info(raw, checked):
+    nodes, guarantee = graph_nodes(raw), graph_guarantee(raw)
+    if nodes is None and guarantee is None:
+        return checked
+    if checked is raw and sp.issparse(raw):
+        checked = checked.copy()  # never tag the caller's own sparse matrix
+    return tag_graph(checked, nodes=nodes, guarantee=guarantee)

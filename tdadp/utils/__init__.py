@@ -21,6 +21,7 @@ from ._random import (
     check_random_state,
     validate_random_state,
 )
+from ._output import OUTPUT_KINDS, TableOutputMixin
 from ._params import (
     RULES,
     Interval,
@@ -48,6 +49,8 @@ __all__ = [
     "stage_tag",
     "check_random_state",
     "validate_random_state",
+    "TableOutputMixin",
+    "OUTPUT_KINDS",
     "InvalidParameterError",
     "Interval",
     "Options",
