@@ -6,44 +6,81 @@ import math
 
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.validation import check_is_fitted
 
-from ..utils._batch import join_batch, map_items
-from ._dimension import zhu_ghodsi_elbows
-from ._eigen import SOLVERS, ShiftedAdjacency, resolve_solver, top_eigenpairs
+from ..graphs._info import graph_guarantee, graph_nodes
+from ..io._input import graph_batch
 from ..latent._positions import LatentPositions
 from ..release._flip import flip_probability
-from ..io._input import graph_batch
-from ..utils._validation import check_epsilon, check_positive_int, check_symmetric_matrix
+from ..utils._batch import join_batch, map_items
+from ..utils._output import TableOutputMixin
+from ..utils._params import Options, ParamsMixin
+from ..utils._validation import check_symmetric_matrix
+from ._dimension import zhu_ghodsi_elbows
+from ._eigen import SOLVERS, ShiftedAdjacency, resolve_solver, top_eigenpairs
 
 __all__ = ["adjacency_spectral_embedding", "AdjacencySpectralEmbedding"]
 
+# Two flip rates are the same release's when they agree to rounding (expit is exact to a few
+# ulps); anything further apart is a different mechanism or budget.
+_RATE_RTOL = 1e-9
 
-def _check_params(n_components, epsilon, n_elbows, solver, max_components):
-    if n_components is not None:
-        check_positive_int(n_components, "n_components")
+
+def _carried_rate(A):
+    """The flip rate of the release ``A`` carries, when it is randomized response on dyads."""
+    guarantee = graph_guarantee(A)
+    if guarantee is None or not getattr(guarantee, "dyad_independent", False):
+        return None, guarantee
+    return guarantee.flip_probability, guarantee
+
+
+def _adjustment(A, adjust, epsilon):
+    """(shift, scale, rate) of the privacy adjustment ``scale * (A - shift (11^T - I))``.
+
+    The rate comes from the release ``A`` carries, or from ``epsilon`` (edgeFlip's budget)
+    for a graph released elsewhere; both given must agree.
+    """
+    rate, guarantee = _carried_rate(A)
     if epsilon is not None:
-        eps = check_epsilon(epsilon)
-        if eps == 0:
+        eps_rate = flip_probability(epsilon)
+        if rate is not None and not np.isclose(rate, eps_rate, rtol=_RATE_RTOL, atol=0.0):
             raise ValueError(
-                "epsilon = 0: edgeFlip at epsilon 0 releases pure noise (every dyad is a fair "
-                "coin), so there is no signal left to recover; the privacy-adjusted embedding "
-                "is undefined (it divides by 1 - 2 pi(0) = 0)."
+                f"epsilon={epsilon!r} means an edgeFlip flip probability of {eps_rate:.6g}, "
+                f"but the input graph was released by {guarantee.mechanism} with flip "
+                f"probability {rate:.6g} (epsilon {guarantee.epsilon:g}). Leave epsilon=None: "
+                "the embedding reads the rate from the release itself."
             )
-    check_positive_int(n_elbows, "n_elbows")
-    if max_components is not None:
-        check_positive_int(max_components, "max_components")
-    if solver not in SOLVERS:
-        raise ValueError(f"solver={solver!r} is not one of {SOLVERS}.")
+    if adjust is None:
+        adjust = epsilon is not None
+    if not adjust:
+        return 0.0, 1.0, None
+    if rate is None and epsilon is None:
+        raise ValueError(
+            "adjust=True needs the flip rate of the release: the input graph carries none "
+            "(it was not released by a tdadp mechanism, or lost its release through slicing "
+            "or arithmetic). Pass epsilon= (the edgeFlip budget it was released with)."
+        )
+    if epsilon is not None:
+        # 1 - 2 pi(eps) = tanh(eps / 2), exact even where pi rounds to 1/2.
+        signal = math.tanh(epsilon / 2) if np.isfinite(epsilon) else 1.0
+        rate = eps_rate
+    else:
+        signal = 1.0 - 2.0 * rate
+    if signal <= 0.0:
+        raise ValueError(
+            "the release flips every dyad with probability 1/2 (epsilon = 0): it is pure "
+            "noise, with no signal left to recover; the privacy-adjusted embedding is "
+            "undefined (it divides by 1 - 2 pi = 0)."
+        )
+    return rate, 1.0 / signal, rate
 
 
-def _embed_one(A, n_components, epsilon, n_elbows, solver, diagonal_augmentation,
+def _embed_one(A, n_components, adjust, epsilon, n_elbows, solver, diagonal_augmentation,
                max_components):
+    shift, scale, rate = _adjustment(A, adjust, epsilon)
+    nodes = graph_nodes(A)
     A = check_symmetric_matrix(A, "A", keep_dtype=True)
     n = A.shape[0]
-    shift, scale = 0.0, 1.0
-    if epsilon is not None and not np.isinf(epsilon):
-        pi = flip_probability(epsilon)
-        shift, scale = pi, 1.0 / (1.0 - 2.0 * pi)
     op = ShiftedAdjacency(A, shift=shift, scale=scale)
     if diagonal_augmentation:
         op.diagonal = op.row_sums() / (n - 1)
@@ -67,12 +104,22 @@ def _embed_one(A, n_components, epsilon, n_elbows, solver, diagonal_augmentation
     order = np.concatenate([np.flatnonzero(w >= 0), np.flatnonzero(w < 0)])
     w, V = w[order], V[:, order]
     signature = (int(np.sum(w >= 0)), int(np.sum(w < 0)))
-    X = V * np.sqrt(np.abs(w))
-    return LatentPositions(X, signature=signature), w, signature
+    X = LatentPositions(V * np.sqrt(np.abs(w)), signature=signature)
+    return _Embedded(X, w, signature, rate, nodes)
 
 
-def adjacency_spectral_embedding(A, n_components=None, epsilon=None, *, n_elbows=2,
-                                 solver="auto", diagonal_augmentation=False,
+class _Embedded:
+    """One graph's embedding with what the estimator records of it."""
+
+    __slots__ = ("X", "eigenvalues", "signature", "rate", "nodes")
+
+    def __init__(self, X, eigenvalues, signature, rate, nodes):
+        self.X, self.eigenvalues, self.signature = X, eigenvalues, signature
+        self.rate, self.nodes = rate, nodes
+
+
+def adjacency_spectral_embedding(A, n_components=None, epsilon=None, *, adjust=None,
+                                 n_elbows=2, solver="auto", diagonal_augmentation=False,
                                  max_components=None, return_eigenvalues=False):
     """Adjacency spectral embedding (ASE), plain or privacy-adjusted.
 
@@ -82,19 +129,21 @@ def adjacency_spectral_embedding(A, n_components=None, epsilon=None, *, n_elbows
     Parameters
     ----------
     A : array-like or sparse matrix of shape (n, n), networkx graph, or a sequence of them
-        Symmetric (possibly weighted) adjacency.
+        Symmetric (possibly weighted) adjacency. A graph released by a tdadp mechanism
+        carries its flip rate (see :class:`AdjacencySpectralEmbedding`).
     n_components : int, optional
         Embedding dimension ``d``; chosen by the Zhu–Ghodsi elbow when None.
     epsilon : float, optional
-        The budget of the edgeFlip release ``A``: embed the privacy-adjusted matrix
-        ``(A - pi (11^T - I)) / (1 - 2 pi)``, whose expectation is ``P`` off the diagonal,
-        so the embedding estimates the non-private latent positions (and their dimension).
-        ``11^T`` is never formed. ``epsilon = 0`` is an error (nothing to recover).
+        The edgeFlip budget of a release made elsewhere (see ``adjust``).
+    adjust : bool or None, default=None
+        Embed the privacy-adjusted matrix ``(A - pi (11^T - I)) / (1 - 2 pi)``, whose
+        expectation is ``P`` off the diagonal. The rate ``pi`` is read from the release ``A``
+        carries, else from ``epsilon``. None: adjust when ``epsilon`` is given.
     n_elbows : int, default=2
         With ``n_components=None``, the dimension is the ``n_elbows``-th elbow (as in
         graspologic: a single dominant eigenvalue often makes the first elbow 1).
     solver : {"auto", "dense", "arpack", "krylov"}, default="auto"
-        See :func:`tdadp.embed._eigen.top_eigenpairs`.
+        See :func:`tdadp.embed.top_eigenpairs`.
     diagonal_augmentation : bool, default=False
         Replace the (zero) diagonal with degree / (n - 1) before embedding.
     max_components : int, optional
@@ -122,29 +171,38 @@ def adjacency_spectral_embedding(A, n_components=None, epsilon=None, *, n_elbows
     --------
     >>> from tdadp import circle, sample_grdpg, edge_flip, adjacency_spectral_embedding
     >>> A = sample_grdpg(circle(300, random_state=0), random_state=1)
-    >>> X_hat = adjacency_spectral_embedding(edge_flip(A, 2.0, random_state=2),
-    ...                                      n_components=3, epsilon=2.0)
+    >>> A_eps = edge_flip(A, 2.0, random_state=2)     # carries its flip rate
+    >>> X_hat = adjacency_spectral_embedding(A_eps, n_components=3, adjust=True)
     >>> X_hat.shape, X_hat.signature
     ((300, 3), (3, 0))
     """
     est = AdjacencySpectralEmbedding(
-        n_components=n_components, epsilon=epsilon, n_elbows=n_elbows, solver=solver,
-        diagonal_augmentation=diagonal_augmentation, max_components=max_components)
+        n_components=n_components, adjust=adjust, epsilon=epsilon, n_elbows=n_elbows,
+        solver=solver, diagonal_augmentation=diagonal_augmentation,
+        max_components=max_components)
     X_hat = est.fit_transform(A)
     return (X_hat, est.eigenvalues_) if return_eigenvalues else X_hat
 
 
-class AdjacencySpectralEmbedding(TransformerMixin, BaseEstimator):
+class AdjacencySpectralEmbedding(TableOutputMixin, ParamsMixin, TransformerMixin, BaseEstimator,
+                                 auto_wrap_output_keys=None):
     """Adjacency spectral embedding of a graph, or of each graph of a batch.
 
     Parameters
     ----------
     n_components : int, optional
         Embedding dimension; the Zhu–Ghodsi elbow when None (see ``n_elbows``).
-    epsilon : float, optional
-        Budget of the edgeFlip release being embedded: embed the privacy-adjusted matrix
-        ``(A - pi (11^T - I)) / (1 - 2 pi)`` (a rank-one correction applied through a
-        LinearOperator). None embeds ``A`` as it is.
+    adjust : bool or None, default=None
+        Embed the privacy-adjusted matrix ``(A - pi (11^T - I)) / (1 - 2 pi)`` (a rank-one
+        correction applied through a LinearOperator, ``11^T`` never formed), which estimates
+        the non-private latent positions rather than their shrunken image. The flip rate
+        ``pi`` is read from the graph itself when a tdadp mechanism released it (so in a
+        Pipeline, ``set_params`` on the mechanism is all it takes), else from ``epsilon``.
+        True without either raises. None (default): adjust exactly when ``epsilon`` is given.
+        False: embed ``A`` as it is (the shrunken embedding of Prop. 1).
+    epsilon : float in (0, inf], optional
+        The edgeFlip budget of a graph released outside tdadp (it carries no rate). Given
+        with a graph that does carry one, the two must agree, else ``ValueError``.
     n_elbows : int, default=2
         Elbow used when ``n_components`` is None.
     solver : {"auto", "dense", "arpack", "krylov"}, default="auto"
@@ -166,11 +224,15 @@ class AdjacencySpectralEmbedding(TransformerMixin, BaseEstimator):
         ``(p_hat, q_hat)``: numbers of positive and negative eigenvalues kept.
     n_components_ : int (a list for a batch)
         Embedding dimension used.
+    flip_probability_ : float or None (a list for a batch)
+        The flip rate adjusted for; None for a plain embedding.
 
     Notes
     -----
     ``transform`` embeds the graphs it is given (the embedding of a new graph does not depend
     on the fitted one); ``fit_transform`` embeds once and records the fitted attributes.
+    With ``set_output(transform="pandas")`` each embedding is a DataFrame whose index holds
+    the node names of a graph given as networkx or read from an edge list.
 
     References
     ----------
@@ -183,15 +245,30 @@ class AdjacencySpectralEmbedding(TransformerMixin, BaseEstimator):
     >>> from tdadp import LatentSampler, GRDPG, EdgeFlip, AdjacencySpectralEmbedding
     >>> pipe = make_pipeline(LatentSampler("circle", n_nodes=200, random_state=0),
     ...                      GRDPG(random_state=1), EdgeFlip(1.0, random_state=2),
-    ...                      AdjacencySpectralEmbedding(n_components=3, epsilon=1.0))
+    ...                      AdjacencySpectralEmbedding(n_components=3, adjust=True))
     >>> embeddings = pipe.fit_transform(4)
     >>> len(embeddings), embeddings[0].shape
     (4, (200, 3))
+    >>> pipe.named_steps["adjacencyspectralembedding"].flip_probability_[0]   # pi(1)
+    0.2689414213699951
     """
 
-    def __init__(self, n_components=None, epsilon=None, n_elbows=2, solver="auto",
-                 diagonal_augmentation=False, max_components=None, n_jobs=None):
+    _parameter_constraints = {
+        "n_components": [None, "positive_int"],
+        "adjust": [None, "boolean"],
+        "epsilon": [None, "epsilon"],
+        "n_elbows": ["positive_int"],
+        "solver": [Options(*SOLVERS)],
+        "diagonal_augmentation": ["boolean"],
+        "max_components": [None, "positive_int"],
+        "n_jobs": ["n_jobs"],
+    }
+
+    def __init__(self, n_components=None, adjust=None, epsilon=None, n_elbows=2,
+                 solver="auto", diagonal_augmentation=False, max_components=None,
+                 n_jobs=None):
         self.n_components = n_components
+        self.adjust = adjust
         self.epsilon = epsilon
         self.n_elbows = n_elbows
         self.solver = solver
@@ -200,19 +277,22 @@ class AdjacencySpectralEmbedding(TransformerMixin, BaseEstimator):
         self.n_jobs = n_jobs
 
     def _embed(self, X):
-        _check_params(self.n_components, self.epsilon, self.n_elbows, self.solver,
-                      self.max_components)
+        self._validate_params()
+        if self.adjust is False and self.epsilon is not None:
+            raise ValueError("epsilon is the budget of the release to adjust for; with "
+                             "adjust=False it would be ignored. Drop one of them.")
         epsilon = None if self.epsilon is None else float(self.epsilon)
         # Weighted graphs are welcome here: _embed_one checks symmetry only.
         items, single = graph_batch(X, validate=False)
         results = map_items(
-            lambda A: _embed_one(A, self.n_components, epsilon, self.n_elbows, self.solver,
-                                 bool(self.diagonal_augmentation), self.max_components),
+            lambda A: _embed_one(A, self.n_components, self.adjust, epsilon, self.n_elbows,
+                                 self.solver, bool(self.diagonal_augmentation),
+                                 self.max_components),
             items, None, self.n_jobs)
         return results, single
 
     def fit(self, X, y=None):
-        """Embed ``X`` and record eigenvalues, signature and dimension.
+        """Embed ``X`` and record eigenvalues, signature, dimension and the rate adjusted for.
 
         Parameters
         ----------
@@ -227,9 +307,15 @@ class AdjacencySpectralEmbedding(TransformerMixin, BaseEstimator):
         return self
 
     def _record(self, results, single):
-        self.eigenvalues_ = join_batch([r[1] for r in results], single)
-        self.signature_ = join_batch([r[2] for r in results], single)
-        self.n_components_ = join_batch([r[0].shape[1] for r in results], single)
+        self.eigenvalues_ = join_batch([r.eigenvalues for r in results], single)
+        self.signature_ = join_batch([r.signature for r in results], single)
+        self.n_components_ = join_batch([r.X.shape[1] for r in results], single)
+        self.flip_probability_ = join_batch([r.rate for r in results], single)
+
+    def _outputs(self, results, single):
+        out = [self._wrap_table(r.X, index=r.nodes, attrs={"signature": r.signature},
+                                columns=self._names(r.X.shape[1])) for r in results]
+        return join_batch(out, single)
 
     def transform(self, X):
         """Embed each graph.
@@ -240,15 +326,37 @@ class AdjacencySpectralEmbedding(TransformerMixin, BaseEstimator):
 
         Returns
         -------
-        X_hat : LatentPositions of shape (n, d), or a list of them
+        X_hat : LatentPositions of shape (n, d) (a DataFrame with pandas output), or a list
         """
-        results, single = self._embed(X)
-        return join_batch([r[0] for r in results], single)
+        return self._outputs(*self._embed(X))
 
     def fit_transform(self, X, y=None, **fit_params):
         results, single = self._embed(X)
         self._record(results, single)
-        return join_batch([r[0] for r in results], single)
+        return self._outputs(results, single)
+
+    def _names(self, d):
+        return np.asarray([f"{type(self).__name__.lower()}{i}" for i in range(d)], dtype=object)
+
+    def get_feature_names_out(self, input_features=None):
+        """Column names of the embedding: ``adjacencyspectralembedding0``, ...
+
+        Parameters
+        ----------
+        input_features : ignored
+            The input is a graph, whose columns are its nodes, not features.
+
+        Returns
+        -------
+        ndarray of str of shape (d,)
+        """
+        check_is_fitted(self, "n_components_")
+        dims = self.n_components_ if isinstance(self.n_components_, list) else [
+            self.n_components_]
+        if len(set(dims)) != 1:
+            raise ValueError(f"the fitted graphs were embedded in different dimensions {dims}; "
+                             "set n_components to get one set of feature names.")
+        return self._names(dims[0])
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -90,8 +90,12 @@ def test_diagonal_augmentation_changes_only_what_it_should(flipped):
     "kw, msg",
     [
         ({"epsilon": 0.0}, "nothing to recover|pure noise"),
-        ({"epsilon": -1.0}, "non-negative"),
-        ({"epsilon": np.nan}, "NaN"),
+        ({"epsilon": -1.0}, "'epsilon' parameter.*got -1.0"),
+        ({"epsilon": np.nan}, "'epsilon' parameter.*got nan"),
+        ({"epsilon": 1.0, "adjust": False}, "adjust=False"),
+        ({"n_jobs": 0}, "'n_jobs' parameter"),
+        ({"n_jobs": 1.5}, "'n_jobs' parameter"),
+        ({"adjust": "yes"}, "'adjust' parameter"),
         ({"n_components": 0}, "n_components"),
         ({"n_components": 500}, "smaller than the number of nodes"),
         ({"solver": "magic"}, "solver"),
@@ -100,7 +104,7 @@ def test_diagonal_augmentation_changes_only_what_it_should(flipped):
 def test_bad_parameters(flipped, kw, msg):
     B = flipped[2][:100, :100]
     with pytest.raises(ValueError, match=msg):
-        ase(B, **kw)
+        AdjacencySpectralEmbedding(**kw).fit_transform(B)
 
 
 @pytest.mark.parametrize(
