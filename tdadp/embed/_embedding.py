@@ -24,6 +24,7 @@ __all__ = ["adjacency_spectral_embedding", "AdjacencySpectralEmbedding"]
 # Two flip rates are the same release's when they agree to rounding (expit is exact to a few
 # ulps); anything further apart is a different mechanism or budget.
 _RATE_RTOL = 1e-9
+_SYMMETRY_RTOL = 1e-10
 
 
 def _carried_rate(A):
@@ -79,7 +80,8 @@ def _embed_one(A, n_components, adjust, epsilon, n_elbows, solver, diagonal_augm
                max_components):
     shift, scale, rate = _adjustment(A, adjust, epsilon)
     nodes = graph_nodes(A)
-    A = check_symmetric_matrix(A, "A", keep_dtype=True)
+    # Weighted float input (a kernel, a correlation matrix) is symmetric only up to rounding.
+    A = check_symmetric_matrix(A, "A", keep_dtype=True, tol=_SYMMETRY_RTOL)
     n = A.shape[0]
     op = ShiftedAdjacency(A, shift=shift, scale=scale)
     if diagonal_augmentation:
@@ -226,6 +228,9 @@ class AdjacencySpectralEmbedding(TableOutputMixin, ParamsMixin, TransformerMixin
         Embedding dimension used.
     flip_probability_ : float or None (a list for a batch)
         The flip rate adjusted for; None for a plain embedding.
+    n_features_in_ : int
+        Number of nodes, when every fitted graph has the same (a graph is a pairwise
+        matrix: its columns are its nodes).
 
     Notes
     -----
@@ -311,6 +316,12 @@ class AdjacencySpectralEmbedding(TableOutputMixin, ParamsMixin, TransformerMixin
         self.signature_ = join_batch([r.signature for r in results], single)
         self.n_components_ = join_batch([r.X.shape[1] for r in results], single)
         self.flip_probability_ = join_batch([r.rate for r in results], single)
+        sizes = {r.X.shape[0] for r in results}
+        if len(sizes) == 1:
+            # A graph's columns are its nodes: as for scikit-learn's precomputed affinities.
+            self.n_features_in_ = sizes.pop()
+        elif hasattr(self, "n_features_in_"):
+            del self.n_features_in_  # a refit on graphs of different sizes
 
     def _outputs(self, results, single):
         out = [self._wrap_table(r.X, index=r.nodes, attrs={"signature": r.signature},
@@ -362,4 +373,5 @@ class AdjacencySpectralEmbedding(TableOutputMixin, ParamsMixin, TransformerMixin
         tags = super().__sklearn_tags__()
         tags.requires_fit = False
         tags.input_tags.sparse = True
+        tags.input_tags.pairwise = True  # an adjacency matrix is an n x n affinity
         return tags

@@ -32,12 +32,17 @@ def split_batch(X, *, what="matrix", single_types=()):
     """
     if _is_matrix_like(X) or (single_types and isinstance(X, single_types)):
         return [X], True
+    if not isinstance(X, (np.ndarray, list, tuple)) and hasattr(X, "__array__"):
+        X = np.asarray(X)  # array-likes (a DataFrame, a wrapped array) are tables too
+        if X.ndim == 2:
+            return [X], True
     if isinstance(X, np.ndarray):
         if X.ndim == 3:
             return list(X), False
         raise ValueError(
             f"expected a 2-D {what} or a sequence of them, got an array with {X.ndim} "
-            f"dimension(s) and shape {X.shape}."
+            f"dimension(s) and shape {X.shape}. Reshape your data: one item is 2-D, a batch "
+            "of equal-shape items may be 3-D."
         )
     if isinstance(X, (list, tuple)):
         if len(X) == 0:
