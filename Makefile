@@ -13,7 +13,7 @@ PYTEST_ARGS ?=
 
 EXPERIMENTS := shrinkage mechanisms convergence clustering
 
-.PHONY: demo figures test test-slow test-all bench install clean
+.PHONY: demo figures test lint test-slow test-all bench install clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -40,7 +40,11 @@ figures: $(STAMP)
 	  MPLBACKEND=Agg $(VENV)/bin/tdadp run $$e --out figures/$$e --n-jobs 2 || exit 1; \
 	done
 
-test: $(STAMP)
+# The linter first (seconds), then the default suite.
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+
+test: lint
 	MPLBACKEND=Agg $(PY) -m pytest -m "not slow" $(PYTEST_ARGS)
 
 test-slow: $(STAMP)
