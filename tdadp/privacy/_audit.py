@@ -20,7 +20,6 @@ import scipy.sparse as sp
 from scipy.stats import beta
 from sklearn.base import clone
 
-from ..release._flip import EdgeFlip, LaplaceFlip
 from ..utils._random import item_streams, stage_tag
 from ..utils._validation import check_adjacency, check_positive_int
 
@@ -105,9 +104,10 @@ def _differing_dyad(G0, G1):
     return int(rows[0]), int(cols[0])
 
 
-def _claimed_epsilon(mechanism):
+def _stated_guarantee(mechanism):
+    """The guarantee a clone of ``mechanism`` states when fitted, or None if it states none."""
     try:
-        return float(clone(mechanism).fit().guarantee_.epsilon)
+        return clone(mechanism).fit().guarantee_
     except (AttributeError, TypeError):
         return None
 
@@ -141,7 +141,7 @@ def _run_full(mechanism, G, n_trials, statistic, seeds):
     scores = []
     for c, seed in enumerate(seeds):
         size = min(_CHUNK_TRIALS, n_trials - c * _CHUNK_TRIALS)
-        releases = _with_seed(mechanism, seed).transform([G] * size)
+        releases = _with_seed(mechanism, seed).fit_transform([G] * size)
         scores.extend(float(statistic(r)) for r in releases)
     return np.asarray(scores)
 
@@ -156,7 +156,7 @@ def _run_dyad_copies(mechanism, value, n_trials, seeds):
         H = np.zeros((2 * m, 2 * m), dtype=np.uint8)
         idx = np.arange(m)
         H[2 * idx, 2 * idx + 1] = H[2 * idx + 1, 2 * idx] = value
-        released = _with_seed(mechanism, seed).transform(H)
+        released = _with_seed(mechanism, seed).fit_transform(H)
         if sp.issparse(released):
             released = released.toarray()
         scores.append(np.asarray(released)[2 * idx, 2 * idx + 1].astype(float))
@@ -226,9 +226,10 @@ def audit(mechanism, G0, G1, n_trials=2000, statistic=None, confidence=0.95,
     Parameters
     ----------
     mechanism : estimator
-        A mechanism with ``transform`` accepting a list of graphs (EdgeFlip, LaplaceFlip,
-        LaplaceEdgeCount, ...), and a ``random_state`` parameter; its ``guarantee_`` gives
-        the claimed epsilon. It is cloned, never modified.
+        A mechanism whose ``fit_transform`` accepts a list of graphs (EdgeFlip,
+        LaplaceFlip, LaplaceEdgeCount, ...), with a ``random_state`` parameter; the
+        ``guarantee_`` it states when fitted gives the claimed epsilon and whether it is
+        randomized response on each dyad. It is cloned, never modified.
     G0, G1 : adjacency matrices differing in exactly one dyad
     n_trials : int, default=2000
     statistic : callable, optional
@@ -241,10 +242,10 @@ def audit(mechanism, G0, G1, n_trials=2000, statistic=None, confidence=0.95,
         Fast path, only with ``statistic=None``: a mechanism that releases every dyad
         independently with a law depending on that dyad alone is run on auxiliary graphs
         made of many disjoint copies of the differing dyad (its own code, on
-        ``2 * 512``-node graphs), so the cost does not grow with the network. "auto" uses it
-        for :class:`tdadp.EdgeFlip` and :class:`tdadp.LaplaceFlip` themselves (not
-        subclasses, which may change the release); pass False to run the mechanism on G0 and
-        G1 in full.
+        ``2 * 512``-node graphs), so the cost does not grow with the network. "auto" takes
+        it when the mechanism's fitted guarantee declares ``dyad_independent=True`` (as
+        :class:`tdadp.EdgeFlip` and :class:`tdadp.LaplaceFlip` do); pass False to run the
+        mechanism on G0 and G1 in full whatever it declares.
 
     Returns
     -------
@@ -283,10 +284,11 @@ def audit(mechanism, G0, G1, n_trials=2000, statistic=None, confidence=0.95,
     G0 = check_adjacency(G0, "G0")
     G1 = check_adjacency(G1, "G1")
     i, j = _differing_dyad(G0, G1)
-    claimed = _claimed_epsilon(mechanism)
-
+    stated = _stated_guarantee(mechanism)
+    claimed = None if stated is None else stated.epsilon
     if dyad_independent == "auto":
-        dyad_independent = type(mechanism) in (EdgeFlip, LaplaceFlip)
+        # Declared data, not a type check: the mechanism says what its release is.
+        dyad_independent = bool(getattr(stated, "dyad_independent", False))
     fast = statistic is None and dyad_independent
     per_chunk = _COPIES_PER_GRAPH if fast else _CHUNK_TRIALS
     n_chunks = -(-n_trials // per_chunk)

@@ -25,10 +25,10 @@ import numpy as np
 from scipy.optimize import brentq
 from scipy.stats import binom
 
-from ..utils._random import check_random_state, stage_tag
-from ..utils._validation import check_epsilon, check_positive_int, check_probability
 from ..release._bounds import power_bound
 from ..release._counts import LaplaceEdgeCount
+from ..utils._random import check_random_state, stage_tag
+from ..utils._validation import check_epsilon, check_positive_int, check_probability
 
 __all__ = ["QueensResult", "queens_example", "sample_queens"]
 
@@ -197,7 +197,7 @@ def queens_example(n_nodes, epsilon, alpha=0.05, *, p_allied=0.6, p_rival=0.4, n
             graph_rng = np.random.default_rng(int(s_graph))
             graphs = [sample_queens(n, q, p_allied, p_rival, graph_rng)
                       for _ in range(n_trials)]
-            released = LaplaceEdgeCount(eps, random_state=int(s_noise)).transform(graphs)
+            released = LaplaceEdgeCount(eps, random_state=int(s_noise)).fit_transform(graphs)
             rates.append(float(np.mean(released > t)))
         sim_level, sim_power = rates
     return QueensResult(n_nodes=n, epsilon=eps, alpha=float(alpha), power=power,

@@ -1,52 +1,52 @@
 """Stage 3, privacy releases: every mechanism, its guarantee and the geometry of edgeFlip."""
 
-from ._guarantee import (
-    PrivacyGuarantee,
+from ._base import (
+    GraphRelease,
+    ReleaseMechanism,
 )
 from ._bounds import (
-    power_bound,
     posterior_bound,
+    power_bound,
 )
-from ._base import (
-    ReleaseTagsMixin,
-)
-from ._noise import (
-    NOISE_KINDS,
-    add_noise,
-    check_noise,
+from ._counts import (
+    DegreeSequence,
+    LaplaceEdgeCount,
+    degree_sequence,
+    degrees,
+    laplace_edge_count,
 )
 from ._flip import (
-    flip_probability,
-    laplace_flip_probability,
-    edge_flip,
-    laplace_flip,
     EdgeFlip,
     LaplaceFlip,
+    edge_flip,
+    flip_probability,
+    laplace_flip,
+    laplace_flip_probability,
 )
 from ._geometry import (
     inertia,
     private_latent_map,
     private_signature,
 )
-from ._counts import (
-    LaplaceEdgeCount,
-    DegreeSequence,
-    laplace_edge_count,
-    degree_sequence,
-    degrees,
+from ._guarantee import (
+    PrivacyGuarantee,
+)
+from ._noise import (
+    NOISE_KINDS,
+    add_noise,
 )
 from ._projection import (
     PROJECTED_STATISTICS,
-    project_max_degree,
-    graph_statistic,
-    restricted_sensitivity,
     ProjectedCount,
+    graph_statistic,
+    project_max_degree,
     projected_count,
+    restricted_sensitivity,
 )
 from ._wasserstein import (
+    WassersteinMechanism,
     infinity_wasserstein,
     secret_pair_distributions,
-    WassersteinMechanism,
     wasserstein_mechanism,
 )
 
@@ -54,10 +54,10 @@ __all__ = [
     "PrivacyGuarantee",
     "power_bound",
     "posterior_bound",
-    "ReleaseTagsMixin",
+    "ReleaseMechanism",
+    "GraphRelease",
     "NOISE_KINDS",
     "add_noise",
-    "check_noise",
     "flip_probability",
     "laplace_flip_probability",
     "edge_flip",

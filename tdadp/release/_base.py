@@ -1,18 +1,149 @@
-"""The base of every privacy release: one contract for graph and statistic releases."""
+"""The base of every privacy release: one contract for graph, statistic and query releases.
+
+``fit`` validates the parameters against the declared table (and the input, when given) and
+states the guarantee (``guarantee_`` plus the calibration it rests on: ``flip_probability_``,
+``sensitivity_``, ``noise_scale_``, ...); ``transform`` releases with that fitted calibration
+only, so a parameter changed after ``fit`` can never pair one calibration with another
+release. Nothing of the private input is kept: ``fit`` looks at it only to validate it, and
+``transform`` returns the release without storing anything.
+
+Randomness: each item of a batch gets its own stream (``item_streams``: the seed, the
+mechanism's stage tag and the item's position), so results do not depend on ``n_jobs``;
+``random_state="secure"`` draws every coin from the operating system's CSPRNG.
+"""
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.validation import check_is_fitted
 
-__all__ = ["ReleaseTagsMixin"]
+from ..io._input import graph_batch
+from ..utils._batch import join_batch, map_items
+from ..utils._params import ParamsMixin
+from ..utils._random import item_streams, stage_tag
+
+__all__ = ["ReleaseMechanism", "GraphRelease"]
 
 
-class ReleaseTagsMixin:
-    """scikit-learn tags of a stage that releases graphs (or statistics of graphs)."""
+class ReleaseMechanism(ParamsMixin, TransformerMixin, BaseEstimator, auto_wrap_output_keys=None):
+    """Base of every mechanism: ``fit`` states the guarantee, ``transform`` releases.
+
+    Subclasses declare ``_parameter_constraints`` for all their parameters and define:
+
+    - ``_calibrate(X)``: validate the fit input ``X`` (None when not given), set the fitted
+      calibration attributes and return the :class:`PrivacyGuarantee`;
+    - ``_split(X)``: ``(items, single)`` of the input to release;
+    - ``_release(item, rng)``: one item's release, from the fitted state only;
+    - ``_join(outputs, single)`` (optional): the outputs as returned to the caller.
+    """
+
+    _parameter_constraints = {
+        "epsilon": ["epsilon"],
+        "random_state": ["secure_random_state"],
+    }
+
+    def _calibrate(self, X):
+        raise NotImplementedError
+
+    def _split(self, X):
+        raise NotImplementedError
+
+    def _release(self, item, rng):
+        raise NotImplementedError
+
+    def _join(self, outputs, single):
+        return join_batch(outputs, single)
+
+    def fit(self, X=None, y=None):
+        """Validate the parameters (and ``X``, if given) and state the guarantee.
+
+        Nothing of ``X`` is kept.
+
+        Parameters
+        ----------
+        X : input of the mechanism, optional
+            Only validated (a guarantee depends on the parameters, not on the data).
+        y : ignored
+
+        Returns
+        -------
+        self
+        """
+        self._validate_params()
+        self.guarantee_ = self._calibrate(X)
+        return self
+
+    def transform(self, X):
+        """Release each item of ``X`` with the fitted calibration.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            Before ``fit``: the guarantee (and the noise it calibrates) is stated by ``fit``.
+        """
+        check_is_fitted(self, "guarantee_")
+        items, single = self._split(X)
+        streams = item_streams(self.random_state, range(len(items)),
+                               stage_tag(type(self).__name__), allow_secure=True)
+        # Mechanisms without an n_jobs parameter release a single item.
+        outputs = map_items(self._release, items, streams, getattr(self, "n_jobs", None))
+        return self._join(outputs, single)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.requires_fit = False
-        tags.non_deterministic = not isinstance(self.random_state, (int, np.integer))
+        # Reproducible only with a fixed seed: None and "secure" draw fresh coins, a Generator
+        # advances with every call.
+        tags.non_deterministic = not isinstance(
+            self.random_state, (numbers.Integral, np.random.SeedSequence))
+        # The release is never the input's dtype kept for its own sake (uint8 graphs,
+        # integer or float statistics).
+        tags.transformer_tags.preserves_dtype = []
+        return tags
+
+
+class GraphRelease(ReleaseMechanism):
+    """Base of the mechanisms whose input is a graph (or a batch of graphs).
+
+    ``X`` is an adjacency matrix (dense binary array or any scipy sparse container), a
+    networkx graph, or a sequence of them: a sample is a whole graph.
+    """
+
+    _parameter_constraints = {
+        **ReleaseMechanism._parameter_constraints,
+        "n_jobs": ["n_jobs"],
+    }
+
+    def __init__(self, epsilon=1.0, random_state=None, n_jobs=None):
+        self.epsilon = epsilon
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    def _calibrate(self, X):
+        if X is not None:
+            graph_batch(X)  # validated, then dropped
+        return self._guarantee()
+
+    def _guarantee(self):
+        raise NotImplementedError
+
+    def _split(self, X):
+        return graph_batch(X)
+
+    def fit_transform(self, X, y=None):
+        """Fit (state the guarantee), then release ``X``; ``X`` is validated once.
+
+        Returns
+        -------
+        The same as :meth:`transform`.
+        """
+        return self.fit().transform(X)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True
+        # Adjacency matrices are binary: negative entries are refused.
+        tags.input_tags.positive_only = True
         return tags

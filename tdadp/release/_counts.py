@@ -16,15 +16,11 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator
 
-from ..utils._batch import join_batch, map_items
-from ..io._input import graph_batch
-from ._base import ReleaseTagsMixin
-from ..utils._random import item_streams, stage_tag, validate_random_state
-from ..utils._validation import check_epsilon
+from ..utils._params import Options
+from ._base import GraphRelease
 from ._guarantee import PrivacyGuarantee
-from ._noise import add_noise, check_noise
+from ._noise import NOISE_KINDS, add_noise
 
 __all__ = [
     "LaplaceEdgeCount",
@@ -41,17 +37,35 @@ def degrees(A):
     return d.astype(np.int64)
 
 
-class _StatisticRelease(ReleaseTagsMixin, BaseEstimator):
-    """Shared machinery: statistic of each graph plus calibrated noise."""
+def _edge_count(A):
+    return A.nnz // 2 if sp.issparse(A) else int(np.count_nonzero(A)) // 2
+
+
+def _degree_histogram(A):
+    return np.bincount(degrees(A), minlength=A.shape[0])
+
+
+class _StatisticRelease(GraphRelease):
+    """A statistic of each graph plus noise calibrated to its sensitivity.
+
+    ``fit`` fixes the calibration: the statistic released (``query_``, a function of one
+    validated graph), its sensitivity and the noise scale; ``transform`` uses them alone, so
+    parameters changed after ``fit`` cannot pair one statistic with another's noise.
+    Subclasses define ``_query()`` and ``_sensitivity()`` from their parameters, and
+    ``_restriction()`` when the promise holds on a class of inputs only.
+    """
+
+    _parameter_constraints = {
+        **GraphRelease._parameter_constraints,
+        "epsilon": ["positive_epsilon"],
+        "noise": [Options(*NOISE_KINDS)],
+    }
 
     def __init__(self, epsilon=1.0, noise="laplace", random_state=None, n_jobs=None):
-        self.epsilon = epsilon
+        super().__init__(epsilon=epsilon, random_state=random_state, n_jobs=n_jobs)
         self.noise = noise
-        self.random_state = random_state
-        self.n_jobs = n_jobs
 
-    # Subclasses define these.
-    def _statistic(self, A):
+    def _query(self):
         raise NotImplementedError
 
     def _sensitivity(self):
@@ -60,32 +74,23 @@ class _StatisticRelease(ReleaseTagsMixin, BaseEstimator):
     def _restriction(self):
         return None
 
-    def _validate_params(self):
-        epsilon = check_epsilon(self.epsilon, allow_zero=False)
-        check_noise(self.noise)
-        validate_random_state(self.random_state, allow_secure=True)
-        return epsilon
+    def _guarantee(self):
+        self.query_ = self._query()
+        self.sensitivity_ = float(self._sensitivity())
+        self.noise_scale_ = (self.sensitivity_ / self.epsilon if np.isfinite(self.epsilon)
+                             else 0.0)
+        return PrivacyGuarantee(
+            mechanism=type(self).__name__, epsilon=self.epsilon, unit="edge", local=False,
+            sensitivity=self.sensitivity_, noise_scale=self.noise_scale_,
+            restriction=self._restriction())
 
-    def fit(self, X=None, y=None):
-        """Validate the parameters (and graphs, if given) and state the guarantee.
+    def _release(self, A, rng):
+        return add_noise(self.query_(A), self.noise_scale_, self.noise, rng)
 
-        Nothing of ``X`` is kept.
-
-        Returns
-        -------
-        self
-        """
-        epsilon = self._validate_params()
-        if X is not None:
-            graph_batch(X)
-        sensitivity = float(self._sensitivity())
-        scale = sensitivity / epsilon if np.isfinite(epsilon) else 0.0
-        self.sensitivity_ = sensitivity
-        self.noise_scale_ = scale
-        self.guarantee_ = PrivacyGuarantee(
-            mechanism=type(self).__name__, epsilon=epsilon, unit="edge", local=False,
-            sensitivity=sensitivity, noise_scale=scale, restriction=self._restriction())
-        return self
+    def _join(self, outputs, single):
+        if single:
+            return outputs[0]
+        return np.asarray(outputs) if np.ndim(outputs[0]) == 0 else outputs
 
     def transform(self, X):
         """Release the noisy statistic of each graph.
@@ -99,20 +104,7 @@ class _StatisticRelease(ReleaseTagsMixin, BaseEstimator):
         release : float (int with ``noise="discrete"``) or ndarray for one graph; for a
             batch, an ndarray of scalars or a list of arrays.
         """
-        self.fit()
-        items, single = graph_batch(X)
-        streams = item_streams(self.random_state, range(len(items)),
-                               stage_tag(type(self).__name__), allow_secure=True)
-        scale, noise = self.noise_scale_, self.noise
-        out = map_items(lambda A, rng: add_noise(self._statistic(A), scale, noise, rng),
-                        items, streams, self.n_jobs)
-        if single:
-            return join_batch(out, single)
-        return np.asarray(out) if np.ndim(out[0]) == 0 else out
-
-    def fit_transform(self, X, y=None):
-        return self.transform(X)
-
+        return super().transform(X)
 
 
 _COMMON_PARAMS = """epsilon : float in (0, inf], default=1.0
@@ -141,6 +133,8 @@ class LaplaceEdgeCount(_StatisticRelease):
     Attributes
     ----------
     guarantee_ : PrivacyGuarantee
+    query_ : callable
+        The statistic released (the edge count of a validated graph).
     sensitivity_ : float
         1.
     noise_scale_ : float
@@ -167,8 +161,8 @@ class LaplaceEdgeCount(_StatisticRelease):
     True
     """
 
-    def _statistic(self, A):
-        return A.nnz // 2 if sp.issparse(A) else int(np.count_nonzero(A)) // 2
+    def _query(self):
+        return _edge_count
 
     def _sensitivity(self):
         return 1.0
@@ -195,6 +189,8 @@ class DegreeSequence(_StatisticRelease):
     Attributes
     ----------
     guarantee_ : PrivacyGuarantee
+    query_ : callable
+        The statistic released: degree sequence or histogram, as ``histogram`` was at fit.
     sensitivity_ : float
         2 (sequence) or 4 (histogram).
     noise_scale_ : float
@@ -221,22 +217,19 @@ class DegreeSequence(_StatisticRelease):
     4.0
     """
 
+    _parameter_constraints = {
+        **_StatisticRelease._parameter_constraints,
+        "histogram": ["boolean"],
+    }
+
     def __init__(self, epsilon=1.0, histogram=False, noise="laplace", random_state=None,
                  n_jobs=None):
         super().__init__(epsilon=epsilon, noise=noise, random_state=random_state,
                          n_jobs=n_jobs)
         self.histogram = histogram
 
-    def _validate_params(self):
-        if not isinstance(self.histogram, (bool, np.bool_)):
-            raise ValueError(f"histogram must be True or False, got {self.histogram!r}.")
-        return super()._validate_params()
-
-    def _statistic(self, A):
-        d = degrees(A)
-        if self.histogram:
-            return np.bincount(d, minlength=A.shape[0])
-        return d
+    def _query(self):
+        return _degree_histogram if self.histogram else degrees
 
     def _sensitivity(self):
         return 4.0 if self.histogram else 2.0
@@ -254,7 +247,7 @@ def laplace_edge_count(A, epsilon, noise="laplace", random_state=None):
     0.0
     """
     return LaplaceEdgeCount(epsilon=epsilon, noise=noise,
-                            random_state=random_state).transform(A)
+                            random_state=random_state).fit_transform(A)
 
 
 def degree_sequence(A, epsilon, histogram=False, noise="laplace", random_state=None):
@@ -269,4 +262,4 @@ def degree_sequence(A, epsilon, histogram=False, noise="laplace", random_state=N
     [2, 1, 1]
     """
     return DegreeSequence(epsilon=epsilon, histogram=histogram, noise=noise,
-                          random_state=random_state).transform(A)
+                          random_state=random_state).fit_transform(A)

@@ -15,15 +15,21 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 from scipy.special import expit
-from sklearn.base import BaseEstimator, TransformerMixin
 
-from ..utils._batch import join_batch, map_items
-from ..graphs._dyads import bernoulli_positions, dyad_index, dyad_pairs, n_dyads, row_blocks, \
-    symmetric_csr, write_upper_block
-from ..utils._random import OSRandom, item_streams, stage_tag, validate_random_state
+from ..graphs._dyads import (
+    bernoulli_positions,
+    dyad_index,
+    dyad_pairs,
+    n_dyads,
+    row_blocks,
+    symmetric_csr,
+    write_upper_block,
+)
+from ..graphs._info import graph_nodes, tag_graph
 from ..io._input import graph_batch
-from ._base import ReleaseTagsMixin
-from ..utils._validation import check_epsilon, check_epsilon_array
+from ..utils._random import OSRandom
+from ..utils._validation import check_epsilon_array
+from ._base import GraphRelease
 from ._guarantee import PrivacyGuarantee
 
 __all__ = [
@@ -112,47 +118,39 @@ def _laplace_dense(A, epsilon, rng):
     return out
 
 
-class _Mechanism(ReleaseTagsMixin, TransformerMixin, BaseEstimator):
-    """Shared machinery of the randomized-response mechanisms."""
+class _RandomizedResponse(GraphRelease):
+    """Randomized response on every dyad at the rate ``_rate(epsilon)``.
 
-    _name = "mechanism"
-
-    def __init__(self, epsilon=1.0, random_state=None, n_jobs=None):
-        self.epsilon = epsilon
-        self.random_state = random_state
-        self.n_jobs = n_jobs
+    The release is a graph of the input's kind (dense uint8 array, or CSR of the input's
+    sparse matrix/array API; networkx graphs give sparse matrices) tagged with the node names
+    of its input and the mechanism's guarantee (see :mod:`tdadp.graphs._info`).
+    """
 
     def _rate(self, epsilon):
         raise NotImplementedError
 
-    def _release(self, A, epsilon, rng):
-        return _randomized_response(A, self._rate(epsilon), rng)
+    def _guarantee(self):
+        self.flip_probability_ = self._rate(self.epsilon)
+        return PrivacyGuarantee(
+            mechanism=type(self).__name__, epsilon=self.epsilon, unit="edge", local=True,
+            flip_probability=self.flip_probability_, dyad_independent=True)
 
-    def _guarantee(self, epsilon):
-        return PrivacyGuarantee(mechanism=type(self).__name__, epsilon=epsilon, unit="edge",
-                                local=True, flip_probability=self._rate(epsilon))
+    def _split(self, X):
+        raw, single = graph_batch(X, validate=False)
+        items, _ = graph_batch(raw)
+        # Validation gives CSR matrices; remember which inputs were sparse *arrays*.
+        return [(A, isinstance(r, sp.sparray)) for A, r in zip(items, raw)], single
 
-    def fit(self, X=None, y=None):
-        """Validate the parameters (and the graphs, if given) and state the guarantee.
+    def _release(self, item, rng):
+        A, sparse_array = item
+        out = self._release_graph(A, rng)
+        if sparse_array:
+            out = sp.csr_array(out)
+        return tag_graph(out, nodes=graph_nodes(A), guarantee=self.guarantee_)
 
-        Nothing of ``X`` is kept.
-
-        Parameters
-        ----------
-        X : adjacency matrix, networkx graph, or sequence of them, optional
-        y : ignored
-
-        Returns
-        -------
-        self
-        """
-        epsilon = check_epsilon(self.epsilon)
-        validate_random_state(self.random_state, allow_secure=True)
-        if X is not None:
-            graph_batch(X)
-        self.guarantee_ = self._guarantee(epsilon)
-        self.flip_probability_ = self.guarantee_.flip_probability
-        return self
+    def _release_graph(self, A, rng):
+        """The released adjacency of one validated graph (uint8 ndarray or CSR matrix)."""
+        return _randomized_response(A, self.flip_probability_, rng)
 
     def transform(self, X):
         """Release each graph.
@@ -165,23 +163,18 @@ class _Mechanism(ReleaseTagsMixin, TransformerMixin, BaseEstimator):
 
         Returns
         -------
-        A_eps : ndarray of uint8 or scipy.sparse.csr_matrix, or a list of them
-            Same storage as the input (networkx graphs give sparse matrices).
+        A_eps : ndarray of uint8 or scipy sparse CSR, or a list of them
+            Same kind as the input: dense gives a uint8 array (a
+            :class:`~tdadp.graphs.GraphArray`), a sparse matrix a ``csr_matrix``, a sparse
+            array a ``csr_array``, a networkx graph a ``csr_matrix``. Each carries the node
+            names of its input and ``guarantee_`` (read them with ``graph_nodes`` and
+            ``graph_guarantee``), which the privacy-adjusted embedding reads its flip rate
+            from.
         """
-        epsilon = check_epsilon(self.epsilon)
-        items, single = graph_batch(X)
-        streams = item_streams(self.random_state, range(len(items)),
-                               stage_tag(type(self).__name__), allow_secure=True)
-        out = map_items(lambda A, rng: self._release(A, epsilon, rng), items, streams,
-                        self.n_jobs)
-        return join_batch(out, single)
-
-    def fit_transform(self, X, y=None, **fit_params):
-        return self.fit().transform(X)
+        return super().transform(X)
 
 
-
-class EdgeFlip(_Mechanism):
+class EdgeFlip(_RandomizedResponse):
     """edgeFlip: randomized response on every dyad, an epsilon-edge-DP graph release.
 
     Each dyad of the upper triangle is flipped independently with probability
@@ -202,7 +195,8 @@ class EdgeFlip(_Mechanism):
     Attributes
     ----------
     guarantee_ : PrivacyGuarantee
-        epsilon, unit ("edge"), locality and flip probability, with :meth:`describe`.
+        epsilon, unit ("edge"), locality, flip probability and ``dyad_independent=True``
+        (randomized response on each dyad), with :meth:`describe`. Every release carries it.
     flip_probability_ : float
         ``pi(epsilon)``.
 
@@ -226,13 +220,23 @@ class EdgeFlip(_Mechanism):
     >>> mech = EdgeFlip(epsilon=np.inf).fit()
     >>> bool((mech.transform(A) == A).all()), mech.flip_probability_
     (True, 0.0)
+
+    The release is a plain uint8 array that also carries its release, which is what the
+    privacy-adjusted embedding reads (a slice or a complement no longer does):
+
+    >>> from tdadp.graphs import graph_guarantee
+    >>> B = EdgeFlip(epsilon=1.0, random_state=0).fit_transform(A)
+    >>> B.dtype, round(graph_guarantee(B).flip_probability, 4)
+    (dtype('uint8'), 0.2689)
+    >>> graph_guarantee(B[:2, :2]) is None
+    True
     """
 
     def _rate(self, epsilon):
         return flip_probability(epsilon)
 
 
-class LaplaceFlip(_Mechanism):
+class LaplaceFlip(_RandomizedResponse):
     """Thresholded Laplace noise on every dyad: release ``1{A_ij + Laplace(1/eps) > 1/2}``.
 
     The paper's comparator. It is epsilon-edge DP, but it is randomized response with flip
@@ -253,6 +257,8 @@ class LaplaceFlip(_Mechanism):
     Attributes
     ----------
     guarantee_ : PrivacyGuarantee
+        With ``dyad_independent=True`` and the flip probability below; every release
+        carries it.
     flip_probability_ : float
         ``(1/2) e^(-eps/2)``.
 
@@ -276,14 +282,15 @@ class LaplaceFlip(_Mechanism):
     def _rate(self, epsilon):
         return laplace_flip_probability(epsilon)
 
-    def _release(self, A, epsilon, rng):
+    def _release_graph(self, A, rng):
+        epsilon = self.guarantee_.epsilon
         if sp.issparse(A) or isinstance(rng, OSRandom) or epsilon in (0.0, np.inf):
-            return super()._release(A, epsilon, rng)
+            return super()._release_graph(A, rng)
         return _laplace_dense(A, epsilon, rng)
 
 
 def _function_twin(cls, A, epsilon, random_state):
-    return cls(epsilon=epsilon, random_state=random_state).fit().transform(A)
+    return cls(epsilon=epsilon, random_state=random_state).fit_transform(A)
 
 
 def edge_flip(A, epsilon, random_state=None):
@@ -298,7 +305,8 @@ def edge_flip(A, epsilon, random_state=None):
 
     Returns
     -------
-    A_eps : ndarray of uint8 or scipy.sparse.csr_matrix, or a list of them
+    A_eps : ndarray of uint8 or scipy sparse CSR, or a list of them
+        The input's kind (see :meth:`EdgeFlip.transform`), carrying the release's guarantee.
 
     Examples
     --------

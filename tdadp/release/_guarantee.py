@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
+from ..utils._params import Interval, check_param
 from ._bounds import posterior_bound, power_bound
 
 __all__ = ["PrivacyGuarantee"]
 
 _REPORT_ALPHA = 0.05
+
+# Randomized response flips a dyad with probability at most 1/2 (at 1/2 it is pure noise).
+_RATE = Interval("real", 0, 0.5, "both")
+_NONNEGATIVE = Interval("real", 0, math.inf, "both")
 
 
 @dataclass(frozen=True)
@@ -27,19 +33,24 @@ class PrivacyGuarantee:
     ----------
     mechanism : str
         Name of the mechanism (or "composition of k releases").
-    epsilon : float
+    epsilon : float in [0, inf]
         Privacy loss bound; ``inf`` means no privacy (the input is released as it is).
     unit : str, default="edge"
         Neighbouring inputs differ in one ``unit`` ("edge": one dyad toggled; "secret pair":
         the secrets of a Pufferfish instantiation).
     local : bool, default=False
         True when the mechanism can run locally, each node randomizing its own dyads.
-    flip_probability : float or None
+    flip_probability : float in [0, 1/2] or None
         For randomized-response mechanisms, the probability that a dyad is flipped.
-    sensitivity : float or None
+    dyad_independent : bool, default=False
+        True when the release is independent randomized response on each dyad at rate
+        ``flip_probability``: every dyad is flipped independently of all others, with a law
+        depending on that dyad alone. What the audit's fast path and the privacy-adjusted
+        embedding rely on, declared by the mechanism rather than inferred from its type.
+    sensitivity : float >= 0 or None
         For additive-noise mechanisms, the sensitivity the noise is calibrated to (L1 for
         vectors; the infinity-Wasserstein distance for the Wasserstein mechanism).
-    noise_scale : float or None
+    noise_scale : float >= 0 or None
         Scale of the additive noise (Laplace ``b = sensitivity / epsilon``).
     restriction : str or None
         When the promise only holds for some inputs (restricted sensitivity), which ones.
@@ -48,10 +59,17 @@ class PrivacyGuarantee:
     components : tuple of PrivacyGuarantee
         For a composition, the guarantees composed.
 
+    Raises
+    ------
+    ValueError
+        For an epsilon outside [0, inf], a flip probability outside [0, 1/2], a negative
+        sensitivity or noise scale, or ``dyad_independent=True`` without a flip probability.
+
     Examples
     --------
     >>> from tdadp.privacy import PrivacyGuarantee
-    >>> g = PrivacyGuarantee("EdgeFlip", 1.0, local=True, flip_probability=0.2689414)
+    >>> g = PrivacyGuarantee("EdgeFlip", 1.0, local=True, flip_probability=0.2689414,
+    ...                      dyad_independent=True)
     >>> round(g.power_bound(0.05), 4)
     0.1359
     >>> round(g.posterior_bound(0.5), 4)
@@ -63,11 +81,35 @@ class PrivacyGuarantee:
     unit: str = "edge"
     local: bool = False
     flip_probability: float | None = None
+    dyad_independent: bool = False
     sensitivity: float | None = None
     noise_scale: float | None = None
     restriction: str | None = None
     definition: str = "differential privacy"
     components: tuple = ()
+
+    def __post_init__(self):
+        owner = "PrivacyGuarantee"
+        check_param(self.mechanism, [str], "mechanism", owner)
+        check_param(self.epsilon, ["epsilon"], "epsilon", owner)
+        check_param(self.unit, [str], "unit", owner)
+        check_param(self.local, ["boolean"], "local", owner)
+        check_param(self.flip_probability, [None, _RATE], "flip_probability", owner)
+        check_param(self.dyad_independent, ["boolean"], "dyad_independent", owner)
+        for name in ("sensitivity", "noise_scale"):
+            check_param(getattr(self, name), [None, _NONNEGATIVE], name, owner)
+        check_param(self.restriction, [None, str], "restriction", owner)
+        check_param(self.definition, [str], "definition", owner)
+        check_param(self.components, [tuple], "components", owner)
+        if self.dyad_independent and self.flip_probability is None:
+            raise ValueError("PrivacyGuarantee: dyad_independent=True declares randomized "
+                             "response on each dyad, which needs its flip_probability.")
+        # Plain floats, so that equal guarantees compare and print alike whatever numpy
+        # scalar type the mechanism computed them in.
+        for name in ("epsilon", "flip_probability", "sensitivity", "noise_scale"):
+            value = getattr(self, name)
+            if value is not None:
+                object.__setattr__(self, name, float(value))
 
     def power_bound(self, alpha):
         """Largest power of a level-``alpha`` test between neighbouring inputs.

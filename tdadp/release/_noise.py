@@ -13,17 +13,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..utils._params import Options, check_param
 from ..utils._random import OSRandom
 
-__all__ = ["NOISE_KINDS", "add_noise", "check_noise"]
+__all__ = ["NOISE_KINDS", "add_noise"]
 
 NOISE_KINDS = ("laplace", "discrete")
-
-
-def check_noise(noise):
-    if noise not in NOISE_KINDS:
-        raise ValueError(f"noise must be one of {NOISE_KINDS}, got {noise!r}.")
-    return noise
 
 
 def _laplace(rng, scale, shape):
@@ -48,6 +43,7 @@ def _discrete_laplace(rng, scale, shape):
 
 def add_noise(value, scale, noise, rng):
     """``value`` plus noise of the given kind and scale (scale 0: the value itself)."""
+    check_param(noise, [Options(*NOISE_KINDS)], "noise")
     value = np.asarray(value)
     shape = value.shape if value.ndim else 1
     if scale == 0:

@@ -38,12 +38,14 @@ sensitivity promises (Blocki et al.), not edge DP on every graph.
 
 from __future__ import annotations
 
+from functools import partial
 from math import comb
 
 import numpy as np
 import scipy.sparse as sp
 
 from ..graphs._dyads import symmetric_csr
+from ..utils._params import Options
 from ..utils._validation import check_adjacency, check_positive_int
 from ._counts import _StatisticRelease, degrees
 
@@ -125,6 +127,10 @@ def project_max_degree(A, max_degree):
     out[i, j] = 1
     out[j, i] = 1
     return out
+
+
+def _projected_statistic(A, statistic, max_degree, star_size):
+    return graph_statistic(project_max_degree(A, max_degree), statistic, star_size)
 
 
 def _triangles(A):
@@ -210,6 +216,9 @@ class ProjectedCount(_StatisticRelease):
     Attributes
     ----------
     guarantee_ : PrivacyGuarantee
+    query_ : callable
+        The statistic released: ``statistic`` of the projection, as the parameters were at
+        fit.
     sensitivity_ : float
     noise_scale_ : float
 
@@ -237,6 +246,13 @@ class ProjectedCount(_StatisticRelease):
     'graphs of maximum degree at most 5'
     """
 
+    _parameter_constraints = {
+        **_StatisticRelease._parameter_constraints,
+        "statistic": [Options(*PROJECTED_STATISTICS)],
+        "max_degree": ["positive_int"],
+        "star_size": ["positive_int"],
+    }
+
     def __init__(self, statistic="edges", max_degree=10, epsilon=1.0, star_size=2,
                  noise="laplace", random_state=None, n_jobs=None):
         super().__init__(epsilon=epsilon, noise=noise, random_state=random_state,
@@ -253,9 +269,9 @@ class ProjectedCount(_StatisticRelease):
             return f"graphs of maximum degree at most {self.max_degree}"
         return None
 
-    def _statistic(self, A):
-        return graph_statistic(project_max_degree(A, self.max_degree), self.statistic,
-                               self.star_size)
+    def _query(self):
+        return partial(_projected_statistic, statistic=self.statistic,
+                       max_degree=self.max_degree, star_size=self.star_size)
 
 
 def projected_count(A, statistic, max_degree, epsilon, star_size=2, noise="laplace",
@@ -272,4 +288,4 @@ def projected_count(A, statistic, max_degree, epsilon, star_size=2, noise="lapla
     """
     return ProjectedCount(statistic=statistic, max_degree=max_degree, epsilon=epsilon,
                           star_size=star_size, noise=noise,
-                          random_state=random_state).transform(A)
+                          random_state=random_state).fit_transform(A)

@@ -12,10 +12,8 @@ correlated group can change).
 from __future__ import annotations
 
 import numpy as np
-from sklearn.base import BaseEstimator
 
-from ..utils._random import check_random_state, stage_tag, validate_random_state
-from ..utils._validation import check_epsilon
+from ._base import ReleaseMechanism
 from ._guarantee import PrivacyGuarantee
 from ._noise import add_noise
 
@@ -151,7 +149,7 @@ def secret_pair_distributions(databases, probabilities, query):
     return out
 
 
-class WassersteinMechanism(BaseEstimator):
+class WassersteinMechanism(ReleaseMechanism):
     """Pufferfish-private release of a query with Laplace noise of scale W / epsilon.
 
     ``fit`` takes the conditional distributions of the query given each side of each secret
@@ -208,12 +206,20 @@ class WassersteinMechanism(BaseEstimator):
     (2.0, 2.0)
     """
 
+    _parameter_constraints = {
+        **ReleaseMechanism._parameter_constraints,
+        "epsilon": ["positive_epsilon"],
+    }
+
     def __init__(self, epsilon=1.0, random_state=None):
         self.epsilon = epsilon
         self.random_state = random_state
 
     def fit(self, X, y=None):
         """Compute W over the secret pairs' conditional distributions and state the guarantee.
+
+        The distributions are the public model of the data (the class Theta), not private
+        data; only W (and which pair attains it) is kept.
 
         Parameters
         ----------
@@ -226,8 +232,12 @@ class WassersteinMechanism(BaseEstimator):
         -------
         self
         """
-        epsilon = check_epsilon(self.epsilon, allow_zero=False)
-        validate_random_state(self.random_state, allow_secure=True)
+        return super().fit(X, y)
+
+    def _calibrate(self, X):
+        if X is None:
+            raise ValueError("WassersteinMechanism is fitted on the secret pairs' "
+                             "distributions: fit(X) needs X, a sequence of (values, p, q).")
         try:
             pairs = list(X)
         except TypeError:
@@ -236,17 +246,32 @@ class WassersteinMechanism(BaseEstimator):
             raise ValueError("X must contain at least one (values, p, q) triple.")
         distances = []
         for item in pairs:
-            if len(item) != 3:
-                raise ValueError("each item of X must be a (values, p, q) triple.")
+            if not isinstance(item, (tuple, list, np.ndarray)) or len(item) != 3:
+                raise ValueError("each item of X must be a (values, p, q) triple, got "
+                                 f"{type(item).__name__}.")
             distances.append(infinity_wasserstein(*item))
         W = float(max(distances))
         self.sensitivity_ = W
-        self.noise_scale_ = W / epsilon if np.isfinite(epsilon) else 0.0
+        self.noise_scale_ = W / self.epsilon if np.isfinite(self.epsilon) else 0.0
         self.worst_pair_ = int(np.argmax(distances))
-        self.guarantee_ = PrivacyGuarantee(
-            mechanism="WassersteinMechanism", epsilon=epsilon, unit="secret pair",
+        return PrivacyGuarantee(
+            mechanism="WassersteinMechanism", epsilon=self.epsilon, unit="secret pair",
             sensitivity=W, noise_scale=self.noise_scale_, definition="Pufferfish privacy")
-        return self
+
+    def _split(self, X):
+        if np.iscomplexobj(X):
+            raise ValueError("the query value must be real, got a complex value.")
+        try:
+            value = np.asarray(X, dtype=float)
+        except (TypeError, ValueError):
+            raise ValueError(f"the query value must be a number or an array of numbers, got "
+                             f"{type(X).__name__}.") from None
+        if not np.isfinite(value).all():
+            raise ValueError("the query value contains NaN or infinite values.")
+        return [value], True
+
+    def _release(self, value, rng):
+        return add_noise(value, self.noise_scale_, "laplace", rng)
 
     def transform(self, X):
         """Release the query value(s) ``X`` plus Laplace(W / epsilon) noise.
@@ -260,15 +285,19 @@ class WassersteinMechanism(BaseEstimator):
         -------
         float or ndarray
         """
-        if not hasattr(self, "noise_scale_"):
-            raise ValueError("WassersteinMechanism must be fitted on the secret pairs' "
-                             "distributions before transform.")
-        value = np.asarray(X, dtype=float)
-        if np.isnan(value).any():
-            raise ValueError("the query value contains NaN.")
-        rng = check_random_state(self.random_state, stage_tag("WassersteinMechanism"),
-                                 allow_secure=True)
-        return add_noise(value, self.noise_scale_, "laplace", rng)
+        return super().transform(X)
+
+    def fit_transform(self, X, y=None):
+        """Not available: ``fit`` takes the secret pairs' distributions and ``transform`` the
+        query value, two different inputs. Call ``fit(distributions).transform(value)``."""
+        raise TypeError("WassersteinMechanism is fitted on the secret pairs' distributions "
+                        "and transforms query values: call fit(distributions).transform("
+                        "value) instead of fit_transform.")
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.transformer_tags.preserves_dtype = ["float64"]
+        return tags
 
 
 def wasserstein_mechanism(value, distributions, epsilon, random_state=None):

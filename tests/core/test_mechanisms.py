@@ -18,7 +18,7 @@ def _flip_fraction(A, B):
     iu = np.triu_indices(A.shape[0], 1)
     A = A.toarray() if sp.issparse(A) else A
     B = B.toarray() if sp.issparse(B) else B
-    return (A[iu] != B[iu]).mean(), iu[0].size
+    return np.count_nonzero(A[iu] != B[iu]) / iu[0].size, iu[0].size
 
 
 def test_flip_probability_values_and_stability():

@@ -1,8 +1,19 @@
+import ast
+import dataclasses
+import inspect
+
 import numpy as np
 import pytest
 
-from tdadp import EdgeFlip, LaplaceFlip
-from tdadp.privacy import LaplaceEdgeCount, audit, power_bound, queens_example, sample_queens
+from tdadp import EdgeFlip, LaplaceFlip, edge_flip
+from tdadp.privacy import (
+    LaplaceEdgeCount,
+    _audit,
+    audit,
+    power_bound,
+    queens_example,
+    sample_queens,
+)
 
 
 @pytest.fixture(scope="module")
@@ -17,8 +28,15 @@ def pair():
 class WeakFlip(EdgeFlip):
     """Flips at pi(2 eps) while its guarantee claims eps: a deliberately broken mechanism."""
 
-    def _release(self, A, epsilon, rng):
-        return super()._release(A, 2 * epsilon, rng)
+    def _release_graph(self, A, rng):
+        return edge_flip(A, 2 * self.epsilon, random_state=rng)
+
+
+class DependentFlip(EdgeFlip):
+    """Declares that its release is not randomized response on each dyad."""
+
+    def _guarantee(self):
+        return dataclasses.replace(super()._guarantee(), dyad_independent=False)
 
 
 def test_edgeflip_audit_is_tight_and_never_above_the_claim(pair):
@@ -46,13 +64,36 @@ def test_full_mechanism_path_agrees(pair):
     assert 0.7 < r.epsilon_lower <= 1.0
 
 
-def test_weakened_mechanism_is_caught(pair):
+@pytest.mark.parametrize("dyad_independent, method", [
+    ("auto", "dyad copies"), (False, "full mechanism")])
+def test_weakened_mechanism_is_caught(pair, dyad_independent, method):
     G0, G1 = pair
-    r = audit(WeakFlip(1.0), G0, G1, n_trials=3000, random_state=2)
-    assert r.method == "full mechanism"   # a subclass never takes the fast path
+    # The subclass inherits edgeFlip's declaration; the fast path runs its own (broken)
+    # release on copies of the dyad, so it is caught on either path.
+    r = audit(WeakFlip(1.0), G0, G1, n_trials=3000, random_state=2,
+              dyad_independent=dyad_independent)
+    assert r.method == method
     assert r.epsilon_claimed == 1.0
     assert r.epsilon_lower > 1.0 and r.violation
     assert "violated" in r.describe()
+
+
+def test_audit_path_follows_the_declared_guarantee(pair):
+    G0, G1 = pair
+    assert DependentFlip(1.0).fit().guarantee_.dyad_independent is False
+    r = audit(DependentFlip(1.0), G0, G1, n_trials=600, random_state=5)
+    assert r.method == "full mechanism"
+    assert audit(EdgeFlip(1.0), G0, G1, n_trials=600, random_state=5).method == "dyad copies"
+    # A count release declares nothing of the kind.
+    assert audit(LaplaceEdgeCount(1.0), G0, G1, n_trials=600,
+                 random_state=5).method == "full mechanism"
+
+
+def test_audit_imports_no_mechanism():
+    # The fast path is decided from declared data: the audit needs no mechanism class.
+    tree = ast.parse(inspect.getsource(_audit))
+    modules = [node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]
+    assert modules and not any("release" in m for m in modules)
 
 
 def test_scalar_release_and_continuous_statistic(pair):

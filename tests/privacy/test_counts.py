@@ -5,8 +5,7 @@ import pytest
 import scipy.sparse as sp
 from scipy import stats
 
-from tdadp.privacy import DegreeSequence, LaplaceEdgeCount, degree_sequence, \
-    laplace_edge_count
+from tdadp.privacy import DegreeSequence, LaplaceEdgeCount, degree_sequence, laplace_edge_count
 
 
 def all_graphs(n):
@@ -59,7 +58,7 @@ def test_noise_has_the_calibrated_law(noise, random_state):
     A = np.zeros((5, 5), dtype=np.uint8)
     eps = 0.8
     mech = DegreeSequence(eps, noise=noise, random_state=random_state)
-    out = np.concatenate(mech.transform([A] * 800))
+    out = np.concatenate(mech.fit_transform([A] * 800))
     scale = 2 / eps
     if noise == "laplace":
         assert stats.kstest(out, stats.laplace(scale=scale).cdf).pvalue > 1e-4
@@ -74,27 +73,28 @@ def test_noise_has_the_calibrated_law(noise, random_state):
 
 def test_reproducible_batches_and_no_input_kept():
     A = np.ones((6, 6), dtype=np.uint8) - np.eye(6, dtype=np.uint8)
-    m = LaplaceEdgeCount(1.0, random_state=3)
+    m = LaplaceEdgeCount(1.0, random_state=3).fit()
     a, b = m.transform([A, A, A]), m.transform([A, A, A])
     np.testing.assert_array_equal(a, b)
     assert a.shape == (3,) and len(set(a.tolist())) == 3
-    par = LaplaceEdgeCount(1.0, random_state=3, n_jobs=2).transform([A, A, A])
+    par = LaplaceEdgeCount(1.0, random_state=3, n_jobs=2).fit_transform([A, A, A])
     np.testing.assert_array_equal(a, par)
     assert m.transform(A) == a[0]
     for value in vars(m.fit(A)).values():
         assert not isinstance(value, np.ndarray)
-    seqs = DegreeSequence(1.0, random_state=0).transform([A, A])
+    seqs = DegreeSequence(1.0, random_state=0).fit_transform([A, A])
     assert isinstance(seqs, list) and seqs[0].shape == (6,)
 
 
 @pytest.mark.parametrize("bad, match", [
-    (dict(epsilon=0.0), "epsilon"), (dict(epsilon=-1.0), "epsilon"),
-    (dict(noise="gauss"), "noise"), (dict(random_state="os"), "random_state")])
+    (dict(epsilon=0.0), "'epsilon'.*got 0.0"), (dict(epsilon=-1.0), "'epsilon'.*got -1.0"),
+    (dict(noise="gauss"), "'noise'.*got 'gauss'"),
+    (dict(random_state="os"), "'random_state'.*got 'os'")])
 def test_bad_parameters(bad, match):
     A = np.zeros((3, 3), dtype=np.uint8)
     with pytest.raises(ValueError, match=match):
-        LaplaceEdgeCount(**bad).transform(A)
-    with pytest.raises(ValueError, match="histogram"):
+        LaplaceEdgeCount(**bad).fit_transform(A)
+    with pytest.raises(ValueError, match="'histogram'.*got 'yes'"):
         DegreeSequence(1.0, histogram="yes").fit()
     with pytest.raises(ValueError, match="symmetric"):
         laplace_edge_count(np.triu(np.ones((3, 3), dtype=np.uint8), 1), 1.0)

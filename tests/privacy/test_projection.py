@@ -5,8 +5,13 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from tdadp.privacy import ProjectedCount, graph_statistic, project_max_degree, \
-    projected_count, restricted_sensitivity
+from tdadp.privacy import (
+    ProjectedCount,
+    graph_statistic,
+    project_max_degree,
+    projected_count,
+    restricted_sensitivity,
+)
 
 
 def _pairs(n):
@@ -150,7 +155,7 @@ def test_bad_input():
     with pytest.raises(ValueError, match="max_degree"):
         project_max_degree(A, 0)
     with pytest.raises(ValueError, match="statistic"):
-        ProjectedCount("cliques").transform(A)
+        ProjectedCount("cliques").fit_transform(A)
     with pytest.raises(ValueError, match="star_size"):
         restricted_sensitivity("kstars", 3, 0)
     with pytest.raises(ValueError, match="binary"):

@@ -6,8 +6,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tdadp.privacy import WassersteinMechanism, infinity_wasserstein, \
-    secret_pair_distributions, wasserstein_mechanism
+from tdadp.privacy import (
+    WassersteinMechanism,
+    infinity_wasserstein,
+    secret_pair_distributions,
+    wasserstein_mechanism,
+)
 
 
 def flu_clique(P_N):
