@@ -13,8 +13,12 @@ from __future__ import annotations
 import numpy as np
 
 import tdadp
-from tdadp.topology import bottleneck_distance, log_diagram, persistence_diagram, \
-    shift_invariant_bottleneck
+from tdadp.topology import (
+    bottleneck_distance,
+    log_diagram,
+    persistence_diagram,
+    shift_invariant_bottleneck,
+)
 
 from ._common import band, check_epsilons, check_min, plot_band, pyplot, save
 
@@ -54,7 +58,7 @@ def run_task(params, config, seed):
     del A
     truth = _h1(X)
     plain = _h1(tdadp.adjacency_spectral_embedding(B, d))
-    adjusted = _h1(tdadp.adjacency_spectral_embedding(B, d, epsilon=eps))
+    adjusted = _h1(tdadp.adjacency_spectral_embedding(B, d, adjust=True))
     si = shift_invariant_bottleneck(log_diagram(plain), log_diagram(truth),
                                     homology_dimension=1)
     return {

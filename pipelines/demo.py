@@ -41,8 +41,7 @@ def run(n_nodes=1000, epsilons=(np.inf, 2.0, 1.0, 0.5), seed=0, out=Path("figure
         B = tdadp.edge_flip(A, eps, random_state=seed + 2 + j)
         pi = tdadp.flip_probability(eps)
         for i, adjusted in enumerate((False, True)):
-            X_hat = tdadp.adjacency_spectral_embedding(
-                B, n_components=3, epsilon=eps if adjusted else None)
+            X_hat = tdadp.adjacency_spectral_embedding(B, n_components=3, adjust=adjusted)
             aligned, _ = tdadp.procrustes_align(X_hat, X)
             aligned -= aligned.mean(axis=0) - np.asarray(X).mean(axis=0)
             ax = axes[i, j]

@@ -13,8 +13,12 @@ from __future__ import annotations
 import numpy as np
 
 import tdadp
-from tdadp.topology import bottleneck_distance, log_diagram, persistence_diagram, \
-    shift_invariant_bottleneck
+from tdadp.topology import (
+    bottleneck_distance,
+    log_diagram,
+    persistence_diagram,
+    shift_invariant_bottleneck,
+)
 
 from ._common import band, check_choices, check_epsilons, check_min, plot_band, pyplot, save
 
@@ -55,15 +59,13 @@ def run_task(params, config, seed):
     X = tdadp.lemniscate(config["n_nodes"], random_state=s_latent)
     A = tdadp.sample_grdpg(X, random_state=s_graph)
     eps, d = params["epsilon"], config["n_components"]
-    B = _MECHANISMS[params["mechanism"]](eps, random_state=s_mech).fit_transform(A)
-    # The adjusted embedding inverts the mechanism's own flip rate: for LaplaceFlip that is
-    # the edgeFlip budget with the same flip probability.
-    rate = _MECHANISMS[params["mechanism"]](eps).fit().flip_probability_
-    eps_equiv = float(np.log((1 - rate) / rate))
+    mechanism = _MECHANISMS[params["mechanism"]](eps, random_state=s_mech)
+    B = mechanism.fit_transform(A)
+    # The adjusted embedding reads the mechanism's own flip rate from the release it carries.
     reference = _log_h1(tdadp.adjacency_spectral_embedding(A, d))
-    out = {"flip_probability": rate}
-    for name, kw in (("plain", {}), ("adjusted", {"epsilon": eps_equiv})):
-        D = _log_h1(tdadp.adjacency_spectral_embedding(B, d, **kw))
+    out = {"flip_probability": mechanism.flip_probability_}
+    for name, adjust in (("plain", False), ("adjusted", True)):
+        D = _log_h1(tdadp.adjacency_spectral_embedding(B, d, adjust=adjust))
         out[f"bottleneck_{name}"] = bottleneck_distance(reference, D, homology_dimension=1)
         out[f"si_bottleneck_{name}"] = shift_invariant_bottleneck(
             reference, D, homology_dimension=1)[0]

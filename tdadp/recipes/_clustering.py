@@ -8,10 +8,21 @@ from sklearn.pipeline import Pipeline
 from ..cluster._tomato import ToMATo
 from ..embed._embedding import AdjacencySpectralEmbedding
 from ..release._flip import EdgeFlip
+from ..utils._params import Options, check_param
 
 __all__ = ["make_private_clustering"]
 
 _CLUSTERERS = ("tomato", "kmeans", "spectral")
+
+# The recipe's own arguments, checked when it builds (the steps check theirs again in fit).
+# epsilon = 0 is refused: pure noise leaves the adjusted embedding nothing to recover.
+_ARGUMENTS = {
+    "clusterer": [Options(*_CLUSTERERS)],
+    "epsilon": ["positive_epsilon"],
+    "n_components": ["positive_int"],
+    "n_clusters": [None, "positive_int"],
+    "random_state": ["secure_random_state"],
+}
 
 
 def make_private_clustering(clusterer="tomato", *, epsilon, n_components=3, n_clusters=None,
@@ -23,20 +34,25 @@ def make_private_clustering(clusterer="tomato", *, epsilon, n_components=3, n_cl
     three choices of ``clusterer`` give comparable pipelines: the same ``random_state`` gives
     the same private graph, hence the same embedding, so only the last step differs.
 
+    The budget lives in one place, the mechanism: the embedding reads the flip rate from the
+    released graph (``adjust=True``), so ``pipe.set_params(mechanism__epsilon=2.0)`` is all
+    it takes to change it.
+
     Parameters
     ----------
     clusterer : {"tomato", "kmeans", "spectral"}, default="tomato"
         :class:`ToMATo`, scikit-learn's ``KMeans`` (``n_init=10``), or scikit-learn's
         ``SpectralClustering`` with ``affinity="nearest_neighbors"``.
-    epsilon : float
-        Privacy budget of edgeFlip, also given to the embedding to adjust for the flips.
-    n_components : int, default=3
+    epsilon : float in (0, inf]
+        Privacy budget of edgeFlip (the ``mechanism`` step's ``epsilon``).
+    n_components : int >= 1, default=3
         Embedding dimension.
-    n_clusters : int or None, default=None
+    n_clusters : int >= 1 or None, default=None
         Number of clusters; None lets ToMATo choose it (k-means and spectral clustering need
         it).
-    random_state : None, int, numpy Generator or SeedSequence
-        Seeds edgeFlip (and k-means / spectral clustering, when an int).
+    random_state : None, int, numpy Generator, SeedSequence or "secure"
+        Seeds edgeFlip (and k-means / spectral clustering, when an int); "secure" for a real
+        release.
     **clusterer_params
         Further parameters of the clusterer.
 
@@ -44,6 +60,13 @@ def make_private_clustering(clusterer="tomato", *, epsilon, n_components=3, n_cl
     -------
     sklearn.pipeline.Pipeline
         Steps ``"mechanism"``, ``"embedding"``, ``"cluster"``.
+
+    Raises
+    ------
+    ValueError
+        For an unknown ``clusterer``, an ``epsilon`` outside (0, inf], a bad
+        ``n_components``, ``n_clusters`` or ``random_state``, or k-means / spectral
+        clustering without ``n_clusters``.
 
     Examples
     --------
@@ -55,9 +78,15 @@ def make_private_clustering(clusterer="tomato", *, epsilon, n_components=3, n_cl
     ...                                random_state=0)
     >>> pipe.fit_predict(A).shape
     (200,)
+    >>> pipe.set_params(mechanism__epsilon=5.0).fit_predict(A).shape
+    (200,)
+    >>> round(pipe.named_steps["embedding"].flip_probability_, 4)   # pi(5), read from the release
+    0.0067
     """
-    if clusterer not in _CLUSTERERS:
-        raise ValueError(f"clusterer must be one of {_CLUSTERERS}, got {clusterer!r}.")
+    arguments = dict(clusterer=clusterer, epsilon=epsilon, n_components=n_components,
+                     n_clusters=n_clusters, random_state=random_state)
+    for name, value in arguments.items():
+        check_param(value, _ARGUMENTS[name], name, "make_private_clustering")
     seed = random_state if isinstance(random_state, int) else None
     if clusterer == "tomato":
         last = ToMATo(n_clusters=n_clusters, **clusterer_params)
@@ -74,6 +103,6 @@ def make_private_clustering(clusterer="tomato", *, epsilon, n_components=3, n_cl
             last = SpectralClustering(n_clusters=n_clusters, **params)
     return Pipeline([
         ("mechanism", EdgeFlip(epsilon, random_state=random_state)),
-        ("embedding", AdjacencySpectralEmbedding(n_components=n_components, epsilon=epsilon)),
+        ("embedding", AdjacencySpectralEmbedding(n_components=n_components, adjust=True)),
         ("cluster", last),
     ])

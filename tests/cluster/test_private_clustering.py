@@ -7,8 +7,15 @@ import pytest
 from sklearn.cluster import KMeans
 from sklearn.pipeline import make_pipeline
 
-from tdadp import AdjacencySpectralEmbedding, EdgeFlip, sample_grdpg, sbm, two_circles
-from tdadp import make_private_clustering
+from tdadp import (
+    AdjacencySpectralEmbedding,
+    EdgeFlip,
+    flip_probability,
+    make_private_clustering,
+    sample_grdpg,
+    sbm,
+    two_circles,
+)
 from tdadp.cluster import ToMATo, clustering_scores
 from tdadp.io import read_edgelist, to_networkx
 
@@ -84,7 +91,7 @@ def small_sbm():
 
 def _issue_pipeline():
     return make_pipeline(EdgeFlip(1.0, random_state=0),
-                         AdjacencySpectralEmbedding(n_components=3, epsilon=1.0), ToMATo())
+                         AdjacencySpectralEmbedding(n_components=3, adjust=True), ToMATo())
 
 
 def test_pipeline_on_dense_sparse_networkx_and_edgelist(small_sbm):
@@ -124,8 +131,43 @@ def test_baselines_share_the_private_graph(small_sbm):
     assert isinstance(pipes["kmeans"][-1], KMeans)
 
 
+def test_set_params_on_the_mechanism_is_all_it_takes(small_sbm):
+    _, A = small_sbm
+    moved = make_private_clustering("kmeans", epsilon=1.0, n_components=2, n_clusters=2,
+                                    random_state=3)
+    moved.fit_predict(A)
+    moved.set_params(mechanism__epsilon=2.0)
+    built = make_private_clustering("kmeans", epsilon=2.0, n_components=2, n_clusters=2,
+                                    random_state=3)
+    np.testing.assert_array_equal(moved.fit_predict(A), built.fit_predict(A))
+    np.testing.assert_array_equal(moved[:-1].transform(A), built[:-1].transform(A))
+    assert moved.named_steps["embedding"].flip_probability_ == flip_probability(2.0)
+    assert moved.named_steps["embedding"].epsilon is None   # no second copy of the budget
+
+
+def test_mismatching_explicit_epsilon_raises(small_sbm):
+    _, A = small_sbm
+    pipe = make_pipeline(EdgeFlip(2.0, random_state=0),
+                         AdjacencySpectralEmbedding(n_components=2, epsilon=1.0))
+    with pytest.raises(ValueError, match="epsilon"):
+        pipe.fit_transform(A)
+
+
 def test_make_private_clustering_bad_arguments():
-    with pytest.raises(ValueError, match="clusterer must be one of"):
+    with pytest.raises(ValueError, match="'clusterer'.*got 'dbscan'"):
         make_private_clustering("dbscan", epsilon=1.0)
     with pytest.raises(ValueError, match="needs n_clusters"):
         make_private_clustering("kmeans", epsilon=1.0)
+
+
+@pytest.mark.parametrize("bad", [
+    dict(epsilon=-1), dict(epsilon=0.0), dict(epsilon=float("nan")), dict(epsilon="1"),
+    dict(epsilon=1j), dict(epsilon=None), dict(n_components=0), dict(n_components=2.5),
+    dict(n_clusters=0), dict(random_state="os"), dict(random_state=-1)])
+def test_make_private_clustering_validates_when_it_builds(bad):
+    name = next(iter(bad))
+    arguments = dict(epsilon=1.0, **{k: v for k, v in bad.items() if k != "epsilon"})
+    if name == "epsilon":
+        arguments["epsilon"] = bad["epsilon"]
+    with pytest.raises(ValueError, match=f"'{name}' parameter of make_private_clustering"):
+        make_private_clustering("tomato", **arguments)
