@@ -144,6 +144,7 @@ class GraphRelease(ReleaseMechanism):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True
+        tags.input_tags.pairwise = True
         # Adjacency matrices are binary: negative entries are refused.
         tags.input_tags.positive_only = True
         return tags

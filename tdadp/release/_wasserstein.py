@@ -28,8 +28,21 @@ __all__ = [
 _MASS_TOL = 1e-12
 
 
+def _real(x, name):
+    """``x`` as a float array; complex, non-numeric or ragged input is a ValueError."""
+    try:
+        is_complex = np.iscomplexobj(x)
+        out = None if is_complex else np.asarray(x, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a number or an array of numbers, got "
+                         f"{type(x).__name__}.") from None
+    if is_complex:
+        raise ValueError(f"{name} must be real numbers, got complex values.")
+    return out
+
+
 def _pmf(p, size, name):
-    p = np.asarray(p, dtype=float)
+    p = _real(p, name)
     if p.shape != (size,):
         raise ValueError(f"{name} must have one probability per value ({size}), got shape "
                          f"{p.shape}.")
@@ -69,7 +82,7 @@ def infinity_wasserstein(values, p, q):
     >>> infinity_wasserstein([0, 1, 2], [0.9, 0.0, 0.1], [1.0, 0.0, 0.0])   # 10% moves by 2
     2.0
     """
-    x = np.asarray(values, dtype=float)
+    x = _real(values, "values")
     if x.ndim != 1 or x.size == 0:
         raise ValueError("values must be a non-empty 1-D array.")
     if not np.isfinite(x).all():
@@ -125,13 +138,13 @@ def secret_pair_distributions(databases, probabilities, query):
     if D.ndim != 2:
         raise ValueError(f"databases must be a 2-D array (one database per row), got shape "
                          f"{D.shape}.")
-    w = np.asarray(probabilities, dtype=float)
+    w = _real(probabilities, "probabilities")
     if w.shape != (D.shape[0],):
         raise ValueError(f"probabilities must have one value per database ({D.shape[0]}), "
                          f"got shape {w.shape}.")
     if np.isnan(w).any() or (w < 0).any() or w.sum() <= 0:
         raise ValueError("probabilities must be non-negative, not all 0, and not NaN.")
-    F = np.asarray(query(D), dtype=float)
+    F = _real(query(D), "the query's values")
     if F.shape != (D.shape[0],):
         raise ValueError(f"query must return one value per database, got shape {F.shape}.")
     support, inverse = np.unique(F, return_inverse=True)
@@ -259,13 +272,7 @@ class WassersteinMechanism(ReleaseMechanism):
             sensitivity=W, noise_scale=self.noise_scale_, definition="Pufferfish privacy")
 
     def _split(self, X):
-        if np.iscomplexobj(X):
-            raise ValueError("the query value must be real, got a complex value.")
-        try:
-            value = np.asarray(X, dtype=float)
-        except (TypeError, ValueError):
-            raise ValueError(f"the query value must be a number or an array of numbers, got "
-                             f"{type(X).__name__}.") from None
+        value = _real(X, "the query value")
         if not np.isfinite(value).all():
             raise ValueError("the query value contains NaN or infinite values.")
         return [value], True
