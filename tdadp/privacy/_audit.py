@@ -12,7 +12,6 @@ caught when the bound exceeds the claim.
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
 
 import numpy as np
@@ -20,8 +19,9 @@ import scipy.sparse as sp
 from scipy.stats import beta
 from sklearn.base import clone
 
+from ..utils._params import Interval, Options, check_param
 from ..utils._random import item_streams, stage_tag
-from ..utils._validation import check_adjacency, check_positive_int
+from ..utils._validation import check_adjacency
 
 __all__ = ["AuditResult", "audit"]
 
@@ -271,16 +271,15 @@ def audit(mechanism, G0, G1, n_trials=2000, statistic=None, confidence=0.95,
     >>> bool(0.7 < result.epsilon_lower <= 1.0), result.violation
     (True, False)
     """
-    n_trials = check_positive_int(n_trials, "n_trials", minimum=2)
-    if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real) \
-            or not 0 < confidence < 1:
-        raise ValueError(f"confidence must lie strictly between 0 and 1, got {confidence!r}.")
-    n_thresholds = check_positive_int(n_thresholds, "n_thresholds")
-    if dyad_independent not in ("auto", True, False):
-        raise ValueError(f"dyad_independent must be 'auto', True or False, got "
-                         f"{dyad_independent!r}.")
-    if not hasattr(mechanism, "transform") or not hasattr(mechanism, "get_params"):
-        raise ValueError("mechanism must be an estimator with get_params and transform.")
+    for name, value, rules in (
+            ("n_trials", n_trials, [Interval("int", 2, None, "left")]),
+            ("confidence", confidence, [Interval("real", 0, 1, "neither")]),
+            ("n_thresholds", n_thresholds, ["positive_int"]),
+            ("dyad_independent", dyad_independent, [Options("auto"), "boolean"])):
+        check_param(value, rules, name, "audit")
+    n_trials, n_thresholds = int(n_trials), int(n_thresholds)
+    if not hasattr(mechanism, "fit_transform") or not hasattr(mechanism, "get_params"):
+        raise ValueError("mechanism must be an estimator with get_params and fit_transform.")
     G0 = check_adjacency(G0, "G0")
     G1 = check_adjacency(G1, "G1")
     i, j = _differing_dyad(G0, G1)
