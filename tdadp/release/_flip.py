@@ -137,7 +137,7 @@ class _RandomizedResponse(GraphRelease):
 
     def _split(self, X):
         raw, single = graph_batch(X, validate=False)
-        items, _ = graph_batch(raw)
+        items, _ = graph_batch(raw[0] if single else raw)
         # Validation gives CSR matrices; remember which inputs were sparse *arrays*.
         return [(A, isinstance(r, sp.sparray)) for A, r in zip(items, raw)], single
 
