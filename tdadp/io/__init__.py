@@ -1,12 +1,15 @@
 """Stage 2b, graphs in and out: the one input contract of every graph stage, edge lists, networkx.
 
 Every stage that takes a graph goes through :func:`graph_batch`, so a dense array, a scipy
-sparse matrix of any format, a networkx graph and an edge list read by
-:func:`read_edgelist` get the same answer.
+sparse matrix of any format, a networkx graph and an edge list read by :func:`read_edgelist`
+get the same answer: see :mod:`tdadp.io._input` for the contract (self-loops and weights are
+refused by the stages that need a simple graph unless you opt in with :func:`simple_graph`,
+``from_networkx(..., self_loops=, weights=)`` or ``read_edgelist(..., self_loops=,
+weights=)``; the embedding reads weights).
 """
 
 from ._edgelist import read_edgelist
-from ._input import coerce_graphs, graph_batch
+from ._input import coerce_graphs, graph_batch, simple_graph
 from ._networkx import from_networkx, is_networkx_graph, to_networkx
 
 __all__ = [
@@ -14,6 +17,7 @@ __all__ = [
     "from_networkx",
     "to_networkx",
     "is_networkx_graph",
+    "simple_graph",
     "coerce_graphs",
     "graph_batch",
 ]

@@ -1,17 +1,33 @@
-"""Reading a network from an edge-list text file."""
+"""Reading a network from an edge-list text file (CSV, TSV, whitespace-separated)."""
 
 from __future__ import annotations
 
+import csv
 import os
 import re
 
 import numpy as np
 
-from ._graph import edges_to_adjacency
+from ..graphs._info import tag_graph
+from ..utils._params import Interval, Options, check_param
+from ..utils._validation import SELF_LOOP_POLICIES, WEIGHT_POLICIES, check_adjacency
+from ._graph import edges_to_matrix
 
 __all__ = ["read_edgelist"]
 
 _INT = re.compile(r"^[+-]?\d+$")
+# Auto-detected delimiters, in order of preference (see read_edgelist).
+_AUTO_DELIMITERS = ("\t", ",", ";")
+_QUOTED = re.compile(r'"(?:[^"]|"")*"')
+# Column names a header line commonly gives the two endpoints (compared lower-case, without
+# "_", "-" and spaces).
+_HEADER_NAMES = frozenset({
+    "source", "target", "src", "dst", "from", "to", "u", "v", "i", "j", "head", "tail",
+    "node", "node1", "node2", "nodea", "nodeb", "id1", "id2", "sourceid", "targetid",
+    "fromid", "toid", "fromnodeid", "tonodeid", "sender", "receiver", "start", "end",
+})
+# A whitespace-separated field: a double-quoted string ("" escapes a quote) or a bare word.
+_WS_FIELD = re.compile(r'"((?:[^"]|"")*)"|(\S+)')
 
 
 def _open(path):
@@ -21,18 +37,148 @@ def _open(path):
         raise ValueError(
             f"path must be a file name or a readable text file object, got {type(path).__name__}."
         )
-    return open(path, encoding="utf-8"), True
+    return open(path, encoding="utf-8-sig"), True
 
 
-def read_edgelist(path, *, delimiter=None, comments="#", sparse=True, return_nodes=False,
+def _strip_comment(line, marker):
+    """``line`` up to a comment marker that is not inside double quotes."""
+    if marker is None or marker not in line:
+        return line
+    if '"' not in line:
+        return line.split(marker, 1)[0]
+    quoted = False
+    for k, ch in enumerate(line):
+        if ch == '"':
+            quoted = not quoted
+        elif not quoted and line.startswith(marker, k):
+            return line[:k]
+    return line
+
+
+def _data_lines(handle, comments):
+    """(line number, text) of the lines left once comments and blank lines are removed."""
+    out = []
+    for lineno, line in enumerate(handle, start=1):
+        if isinstance(line, bytes):
+            line = line.decode("utf-8")
+        if lineno == 1:
+            line = line.lstrip("\ufeff")  # a byte-order mark written by spreadsheet programs
+        text = _strip_comment(line, comments).strip()
+        if text:
+            out.append((lineno, text))
+    return out
+
+
+def _sniff(lines):
+    """The delimiter of the first data line (a later malformed line cannot mislead it)."""
+    first = _QUOTED.sub("", lines[0][1]) if lines else ""
+    for delimiter in _AUTO_DELIMITERS:
+        if delimiter in first:
+            return delimiter
+    return None
+
+
+def _split(text, delimiter, lineno):
+    if delimiter is None:
+        return [bare if bare else quoted.replace('""', '"')
+                for quoted, bare in _WS_FIELD.findall(text)]
+    if len(delimiter) > 1:
+        return [f.strip() for f in text.split(delimiter)]
+    try:
+        fields = next(csv.reader([text], delimiter=delimiter, skipinitialspace=True,
+                                 strict=True))
+    except csv.Error as exc:
+        raise ValueError(f"line {lineno} of the edge list cannot be parsed: {exc}.") from exc
+    return [f.strip() for f in fields]
+
+
+def _is_number(field):
+    try:
+        float(field)
+    except ValueError:
+        return False
+    return True
+
+
+def _normal(name):
+    return re.sub(r"[\s_\-]", "", name.lower())
+
+
+def _infer_header(first, rest, weight_index):
+    """Whether the first data line is a header: see :func:`read_edgelist`."""
+    labels = first[:2]
+    if rest and not all(_INT.match(x) for x in labels) and \
+            all(_INT.match(x) for fields in rest for x in fields[:2]):
+        return True
+    if all(_normal(x) in _HEADER_NAMES for x in labels):
+        elsewhere = {x for fields in rest for x in fields[:2]}
+        if not elsewhere.intersection(labels):
+            return True
+    if weight_index is not None and len(first) > weight_index \
+            and not _is_number(first[weight_index]):
+        later = [fields[weight_index] for fields in rest if len(fields) > weight_index]
+        return bool(later) and all(_is_number(w) for w in later)
+    return False
+
+
+def _weight_index(weight_column, header_fields):
+    if weight_column is None or isinstance(weight_column, int):
+        return weight_column
+    if header_fields is None:
+        raise ValueError(f"weight_column={weight_column!r} names a column, but the edge list "
+                         "has no header line; give the column's index instead.")
+    names = [_normal(f) for f in header_fields]
+    if _normal(weight_column) not in names:
+        raise ValueError(f"weight_column={weight_column!r} is not a column of the header "
+                         f"{header_fields!r}.")
+    index = names.index(_normal(weight_column))
+    if index < 2:
+        raise ValueError(f"weight_column={weight_column!r} is column {index}, which holds "
+                         "node labels.")
+    return index
+
+
+def _weight(fields, index, lineno):
+    if index is None or len(fields) <= index or fields[index] == "":
+        return 1.0
+    try:
+        w = float(fields[index])
+    except ValueError:
+        raise ValueError(
+            f"line {lineno} of the edge list has {fields[index]!r} in its weight column "
+            f"(column {index}), which is not a number. Pass weight_column=None to ignore "
+            "that column, or the index/name of the right one."
+        ) from None
+    if not np.isfinite(w):
+        raise ValueError(f"line {lineno} of the edge list has a weight of {w}.")
+    return w
+
+
+def read_edgelist(path, *, delimiter="auto", comments="#", header="infer", weight_column=2,
+                  self_loops="error", weights="error", sparse=True, return_nodes=False,
                   node_order="sorted"):
-    """Read an undirected, unweighted network from an edge-list file.
+    """Read an undirected network from an edge-list file (CSV, TSV or whitespace-separated).
 
-    Each non-empty line holds one edge: two node labels separated by ``delimiter``
-    (whitespace by default); further columns (weights, timestamps) are ignored. Everything from
-    ``comments`` to the end of a line is ignored. The graph is taken as undirected and simple:
-    ``u v`` and ``v u`` are the same edge, duplicated edges are merged, and self-loops are
-    dropped with a warning (the node itself is kept).
+    Each data line holds one edge: two node labels, then optionally its weight (column
+    ``weight_column``); further columns (timestamps, ...) are ignored. The graph is
+    undirected: ``u v`` and ``v u`` are the same edge, and an edge listed several times must
+    have one weight. Its adjacency then follows the input contract of every container (see
+    :mod:`tdadp.io`): self-loops and weights other than 1 raise a ValueError naming the nodes
+    unless ``self_loops``/``weights`` opt in to dropping/binarizing (with a UserWarning) or
+    keeping them. A weight of 0 is no edge (its nodes are kept).
+
+    **Delimiters.** ``"auto"`` (default) takes the first of tab, ``","`` and ``";"`` that
+    occurs (outside quotes) on the first data line, else any run of whitespace. Fields may be
+    double-quoted (``"New York, NY"``; ``""`` is a quote inside quotes), with any delimiter.
+
+    **Header.** ``header="infer"`` (default) takes the first data line as a header (column
+    names, not an edge) when its labels are not both integers while every other line's are,
+    or when both are common endpoint names (``source``/``target``, ``from``/``to``,
+    ``u``/``v``, ``node1``/``node2``, ...) that label no node elsewhere in the file, or when
+    its weight field is not a number while every other line's is. ``True``/``False`` say it.
+
+    **Comments.** Everything from ``comments`` to the end of a line is ignored (except inside
+    quotes); blank lines are skipped.
 
     Node labels are any strings. They are numbered ``0 .. n-1`` in ``node_order``:
     ``"sorted"`` (default) sorts them numerically when every label is an integer (so "10"
@@ -41,30 +187,42 @@ def read_edgelist(path, *, delimiter=None, comments="#", sparse=True, return_nod
 
     Parameters
     ----------
-    path : str, path-like or text file object
-    delimiter : str or None, default=None
+    path : str, path-like or file object (text or binary, UTF-8)
+    delimiter : "auto", str or None, default="auto"
         Column separator; None splits on any whitespace.
     comments : str or None, default="#"
         Comment marker; None disables comments.
+    header : {"infer", True, False}, default="infer"
+    weight_column : int, str or None, default=2
+        Column holding the weight (an index from 0, or a header name); lines without it have
+        weight 1. None reads no weight (every edge has weight 1).
+    self_loops : {"error", "drop", "keep"}, default="error"
+        Refuse self-loops, drop them (with a warning; the node is kept), or keep them on the
+        diagonal.
+    weights : {"error", "binarize", "keep"}, default="error"
+        Refuse weights other than 1, make every edge of nonzero weight an edge of weight 1
+        (with a warning), or keep them (a float64 weighted adjacency).
     sparse : bool, default=True
         Return a scipy CSR matrix (else a dense array).
     return_nodes : bool, default=False
         Also return the node labels, ``nodes[i]`` being the label of row ``i``: Python ints
-        when every label is an integer, else strings.
+        when every label is an integer, else strings. The matrix carries them too
+        (:func:`tdadp.graphs.graph_nodes`), for the stages downstream.
     node_order : {"sorted", "first_seen"}, default="sorted"
 
     Returns
     -------
-    A : scipy.sparse.csr_matrix or ndarray of shape (n, n), dtype uint8
-        Symmetric binary adjacency matrix with a zero diagonal.
+    A : scipy.sparse.csr_matrix or ndarray of shape (n, n)
+        Symmetric adjacency, dtype uint8 (float64 with ``weights="keep"``).
     nodes : list
         Only if ``return_nodes``.
 
     Raises
     ------
     ValueError
-        On a line with fewer than two columns (naming the line number), on a file without any
-        edge, or with fewer than two nodes.
+        On a line with fewer than two columns or a weight that is not a number (naming the
+        line number), an edge listed twice with different weights, a file without any edge,
+        fewer than two nodes, and self-loops or weights the options do not allow.
 
     Examples
     --------
@@ -76,52 +234,61 @@ def read_edgelist(path, *, delimiter=None, comments="#", sparse=True, return_nod
     [1, 2, 3, 10]
     >>> A.toarray().tolist()
     [[0, 1, 1, 0], [1, 0, 1, 0], [1, 1, 0, 1], [0, 0, 1, 0]]
+    >>> csv_text = io.StringIO('source,target,weight\\n"Smith, J.",Lee,0.5\\nLee,Kim,2\\n')
+    >>> A, nodes = read_edgelist(csv_text, weights="keep", sparse=False, return_nodes=True)
+    >>> nodes, A.tolist()
+    (['Kim', 'Lee', 'Smith, J.'], [[0.0, 2.0, 0.0], [2.0, 0.0, 0.5], [0.0, 0.5, 0.0]])
     """
-    if node_order not in ("sorted", "first_seen"):
-        raise ValueError(f"node_order must be 'sorted' or 'first_seen', got {node_order!r}.")
-    if delimiter is not None and (not isinstance(delimiter, str) or delimiter == ""):
-        raise ValueError(f"delimiter must be a non-empty string or None, got {delimiter!r}.")
+    check_param(node_order, [Options("sorted", "first_seen")], "node_order")
+    check_param(header, [Options("infer", True, False)], "header")
+    check_param(self_loops, [Options(*SELF_LOOP_POLICIES)], "self_loops")
+    check_param(weights, [Options(*WEIGHT_POLICIES)], "weights")
+    check_param(weight_column, [None, Interval("int", 2, None, "left"), str], "weight_column")
+    if not (delimiter is None or (isinstance(delimiter, str) and delimiter != "")):
+        raise ValueError(f"delimiter must be 'auto', a non-empty string or None, got "
+                         f"{delimiter!r}.")
     if comments is not None and (not isinstance(comments, str) or comments == ""):
         raise ValueError(f"comments must be a non-empty string or None, got {comments!r}.")
     handle, owned = _open(path)
-    index = {}
-    src, dst = [], []
     try:
-        for lineno, line in enumerate(handle, start=1):
-            if isinstance(line, bytes):
-                line = line.decode("utf-8")
-            if comments is not None:
-                line = line.split(comments, 1)[0]
-            fields = line.split(delimiter) if delimiter is not None else line.split()
-            fields = [f.strip() for f in fields]
-            if not any(fields):
-                continue
-            if len(fields) < 2 or not fields[0] or not fields[1]:
-                raise ValueError(
-                    f"line {lineno} of the edge list is malformed: expected two node labels "
-                    f"separated by {'whitespace' if delimiter is None else repr(delimiter)}, "
-                    f"got {line.rstrip()!r}."
-                )
-            for label in fields[:2]:
-                if label not in index:
-                    index[label] = len(index)
-            src.append(index[fields[0]])
-            dst.append(index[fields[1]])
+        lines = _data_lines(handle, comments)
     finally:
         if owned:
             handle.close()
-    if not src:
+    if delimiter == "auto":
+        delimiter = _sniff(lines)
+    rows = [(lineno, _split(text, delimiter, lineno)) for lineno, text in lines]
+    for lineno, fields in rows:
+        if len(fields) < 2 or not fields[0] or not fields[1]:
+            raise ValueError(
+                f"line {lineno} of the edge list is malformed: expected two node labels "
+                f"separated by {'whitespace' if delimiter is None else repr(delimiter)}, "
+                f"got {fields!r}."
+            )
+    if rows and header == "infer":
+        if isinstance(weight_column, str):
+            header = _normal(weight_column) in {_normal(f) for f in rows[0][1]}
+        else:
+            header = _infer_header(rows[0][1], [f for _, f in rows[1:]], weight_column)
+    header_fields = rows[0][1] if rows and header else None
+    if header:
+        rows = rows[1:]
+    wi = _weight_index(weight_column, header_fields)
+    if not rows:
         raise ValueError("the edge list has no edge.")
+    index = {}
+    src, dst, values = [], [], []
+    for lineno, fields in rows:
+        for label in fields[:2]:
+            if label not in index:
+                index[label] = len(index)
+        src.append(index[fields[0]])
+        dst.append(index[fields[1]])
+        values.append(_weight(fields, wi, lineno))
     labels = list(index)
     if len(labels) < 2:
         raise ValueError(f"the edge list has only one node ({labels[0]!r}); need at least 2.")
-    numeric = all(_INT.match(label) for label in labels)
-    if numeric:
-        values = [int(label) for label in labels]
-        if len(set(values)) != len(values):
-            # "01" and "1" are different strings but the same integer: keep them apart.
-            numeric = False
-    out_labels = values if numeric else labels
+    out_labels = _numeric_labels(labels)
     src = np.asarray(src, dtype=np.int64)
     dst = np.asarray(dst, dtype=np.int64)
     if node_order == "sorted":
@@ -130,6 +297,19 @@ def read_edgelist(path, *, delimiter=None, comments="#", sparse=True, return_nod
         new_id[perm] = np.arange(len(labels))
         src, dst = new_id[src], new_id[dst]
         out_labels = [out_labels[i] for i in perm]
-    A = edges_to_adjacency(src, dst, len(labels), sparse=sparse, source="the edge list",
-                           stacklevel=3)
+    A = edges_to_matrix(src, dst, values, len(labels), merge="same", nodes=out_labels,
+                        source="the edge list")
+    A = check_adjacency(A, "the edge list", self_loops=self_loops, weights=weights,
+                        nodes=out_labels, opt_in="read_edgelist(..., {})", stacklevel=2)
+    A = tag_graph(A if sparse else A.toarray(), nodes=out_labels)
     return (A, out_labels) if return_nodes else A
+
+
+def _numeric_labels(labels):
+    """The labels as Python ints when all are integers (distinct as integers), else as is."""
+    if all(_INT.match(label) for label in labels):
+        values = [int(label) for label in labels]
+        # "01" and "1" are different strings but the same integer: keep them apart.
+        if len(set(values)) == len(values):
+            return values
+    return labels

@@ -1,4 +1,30 @@
-"""Graph inputs of the release stages: one graph or a batch, networkx graphs converted."""
+"""The input contract for graphs: one answer whatever the container.
+
+A graph may come as a dense array (or nested list), a scipy sparse matrix or array of any
+format (csr, csc, coo, lil, dok, bsr, dia), a networkx graph, or an edge list read by
+:func:`~tdadp.io.read_edgelist`. Containers that list edges are first turned into the matrix
+they describe (a networkx edge's ``"weight"`` attribute, 1 when absent, summed over the
+parallel edges of a multigraph; an edge list's weight column; a self-loop's weight on the
+diagonal), and that matrix is judged like any other. The rules:
+
+- Every graph must be square, symmetric (undirected), real and finite, with at least 2 nodes;
+  complex, string or NaN entries and directed networkx graphs are refused.
+- **Simple graphs** (``graph_batch(X)``, what the privacy mechanisms take): a nonzero diagonal
+  entry (a self-loop) or an entry other than 0 and 1 (a weight, or parallel edges) raises a
+  ValueError naming the offending nodes (their names when the graph carries them) and the
+  call that opts in. Opting in is explicit: :func:`simple_graph` (any container),
+  ``from_networkx(G, ...)`` and ``read_edgelist(..., ...)`` take ``self_loops="drop"`` (zero
+  the diagonal) and ``weights="binarize"`` (every nonzero entry becomes an edge of weight 1);
+  what they changed is reported in a UserWarning with the counts.
+- **Weighted graphs** (``graph_batch(X, kind="weighted")``, what the spectral embedding
+  takes): any symmetric real matrix passes (float matrices symmetric up to a relative
+  ``1e-10``, rounding); networkx weights are read; the diagonal is kept as given on every
+  path (a self-loop's weight, a kernel's diagonal).
+- An entry 0 is no edge, on every path (a networkx edge or edge-list line of weight 0 too).
+
+Node names travel with the graph (see :mod:`tdadp.graphs._info`): from networkx, from an edge
+list, and through :func:`graph_batch`.
+"""
 
 from __future__ import annotations
 
@@ -6,32 +32,122 @@ import scipy.sparse as sp
 
 from ..graphs._info import graph_guarantee, graph_nodes, tag_graph
 from ..utils._batch import split_batch
-from ..utils._validation import check_adjacency
-from ._networkx import from_networkx, is_networkx_graph
+from ..utils._params import Options, check_param
+from ..utils._validation import check_adjacency, check_symmetric_matrix
+from ._networkx import from_networkx, is_networkx_graph, networkx_matrix
 
-__all__ = ["coerce_graphs", "graph_batch"]
+__all__ = ["coerce_graphs", "graph_batch", "simple_graph", "GRAPH_KINDS",
+           "WEIGHTED_SYMMETRY_RTOL"]
+
+GRAPH_KINDS = ("simple", "weighted")
+
+# Weighted float input (a kernel, a correlation matrix) is symmetric only up to rounding.
+WEIGHTED_SYMMETRY_RTOL = 1e-10
+
+
+def _exact(G):
+    A, nodes = networkx_matrix(G)
+    return tag_graph(A, nodes=nodes)
 
 
 def coerce_graphs(X):
-    """Networkx graphs (alone or in a list) as sparse adjacency matrices; the rest as is."""
+    """Networkx graphs (alone or in a list) as their exact adjacency; the rest as is.
+
+    The exact adjacency is a float64 CSR matrix with the edge weights, the parallel edges of a
+    multigraph summed and self-loops on the diagonal, carrying the node names; nothing is
+    judged yet (that is :func:`graph_batch`'s job).
+    """
     if is_networkx_graph(X):
-        return from_networkx(X)
+        return _exact(X)
     if isinstance(X, (list, tuple)) and any(is_networkx_graph(x) for x in X):
         return [coerce_graphs(x) for x in X]
     return X
 
 
-def graph_batch(X, validate=True):
-    """``(items, single)`` for graph input; with ``validate``, each item a checked adjacency.
+def graph_batch(X, validate=True, *, kind="simple"):
+    """``(items, single)`` for graph input, each item checked by the input contract.
 
-    Checked items keep what their input carried (node names, release; see
-    :mod:`tdadp.graphs._info`), so a stage reads them with ``graph_nodes(item)`` and
-    ``graph_guarantee(item)`` whatever the container it was given.
+    Parameters
+    ----------
+    X : graph or sequence of graphs
+        Dense arrays, scipy sparse matrices/arrays of any format, networkx graphs.
+    validate : bool, default=True
+        False: the items as given (networkx graphs as their exact adjacency, see
+        :func:`coerce_graphs`), for a caller that needs the raw containers.
+    kind : {"simple", "weighted"}, default="simple"
+        "simple": each item a simple graph's adjacency (uint8 ndarray or CSR matrix);
+        self-loops and weights raise a ValueError (see the module docstring).
+        "weighted": each item a symmetric real matrix (dense in its own numeric dtype, or
+        CSR float64), diagonal kept; networkx edge weights are read.
+
+    Returns
+    -------
+    items : list
+        Checked items keep what their input carried (node names, release; see
+        :mod:`tdadp.graphs._info`), so a stage reads them with ``graph_nodes(item)`` and
+        ``graph_guarantee(item)`` whatever the container it was given.
+    single : bool
+        Whether ``X`` was one graph.
     """
+    check_param(kind, [Options(*GRAPH_KINDS)], "kind")
     items, single = split_batch(coerce_graphs(X), what="adjacency matrix")
     if validate:
-        items = [_keep_info(item, check_adjacency(item)) for item in items]
+        items = [_keep_info(item, _check(item, kind, "A" if single else f"graph {k}"))
+                 for k, item in enumerate(items)]
     return items, single
+
+
+def _check(A, kind, name):
+    if kind == "weighted":
+        return check_symmetric_matrix(A, name, keep_dtype=True, tol=WEIGHTED_SYMMETRY_RTOL)
+    return check_adjacency(A, name, nodes=graph_nodes(A))
+
+
+def simple_graph(A, *, self_loops="error", weights="error"):
+    """The simple graph of ``A`` under the input contract, with explicit opt-ins.
+
+    For a graph from anywhere (a matrix of any container, a networkx graph) that the
+    mechanisms would refuse: drop its self-loops and/or binarize its weights, with a
+    UserWarning saying how many were changed. With the defaults, it is the check the
+    mechanisms apply.
+
+    Parameters
+    ----------
+    A : array-like, scipy sparse matrix/array or networkx graph of shape (n, n)
+    self_loops : {"error", "drop", "keep"}, default="error"
+        Refuse self-loops, drop them (zero the diagonal), or keep them.
+    weights : {"error", "binarize", "keep"}, default="error"
+        Refuse entries other than 0 and 1, make every nonzero entry 1, or keep them.
+
+    Returns
+    -------
+    A : ndarray or CSR sparse matrix/array of shape (n, n)
+        dtype uint8 (float64 with ``weights="keep"``); a scipy sparse *array* input gives a
+        ``csr_array``, a networkx graph a ``csr_matrix``. Node names and release carried by
+        the input are kept.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tdadp.io import simple_graph
+    >>> A = np.array([[1, 2], [2, 0]])
+    >>> simple_graph(A)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: A has 1 self-loop (nonzero diagonal entries), at node 0; ... self_loops='drop').
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     simple_graph(A, self_loops="drop", weights="binarize").tolist()
+    [[0, 1], [1, 0]]
+    """
+    if is_networkx_graph(A):
+        return from_networkx(A, self_loops=self_loops, weights=weights)
+    out = _keep_info(A, check_adjacency(A, self_loops=self_loops, weights=weights,
+                                        nodes=graph_nodes(A), stacklevel=2))
+    if isinstance(A, sp.sparray):
+        out = tag_graph(sp.csr_array(out), nodes=graph_nodes(A), guarantee=graph_guarantee(A))
+    return out
 
 
 def _keep_info(raw, checked):

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import math
+import numbers
 import sys
 
-import numpy as np
 import scipy.sparse as sp
 
+from ..graphs._info import graph_nodes, tag_graph
 from ..utils._validation import check_adjacency
-from ._graph import edges_to_adjacency
+from ._graph import edges_to_matrix
 
-__all__ = ["from_networkx", "to_networkx", "is_networkx_graph"]
+__all__ = ["from_networkx", "to_networkx", "is_networkx_graph", "networkx_matrix"]
 
 
 def is_networkx_graph(obj):
@@ -33,37 +35,20 @@ def is_networkx_graph(obj):
     return isinstance(obj, nx.Graph)
 
 
-def from_networkx(G, nodelist=None, sparse=True, return_nodes=False):
-    """Adjacency matrix of an undirected networkx graph.
+def _edge_weight(value, a, b, weight):
+    if isinstance(value, numbers.Real) and math.isfinite(value):
+        return float(value)
+    raise ValueError(f"the edge ({a!r}, {b!r}) has {weight}={value!r}, which is not a finite "
+                     "real number.")
 
-    The result is the adjacency of the simple graph underlying ``G``: edge attributes (weights)
-    are ignored, parallel edges of a multigraph are merged, self-loops are dropped with a
-    warning. Directed graphs are refused rather than symmetrised silently: call
-    ``G.to_undirected()`` (an edge in either direction) first.
 
-    Parameters
-    ----------
-    G : networkx.Graph or networkx.MultiGraph
-    nodelist : sequence of nodes, optional
-        Row order; default ``list(G.nodes)``. With a subset of the nodes, the adjacency of the
-        induced subgraph.
-    sparse : bool, default=True
-        Return a scipy CSR matrix of dtype uint8 (else a dense uint8 array).
-    return_nodes : bool, default=False
-        Also return the list of nodes in row order.
+def networkx_matrix(G, nodelist=None, *, weight="weight"):
+    """The exact adjacency of ``G`` (float64 CSR) and its node list.
 
-    Returns
-    -------
-    A : scipy.sparse.csr_matrix or ndarray of shape (n, n)
-    nodes : list
-        Only if ``return_nodes``.
-
-    Examples
-    --------
-    >>> import networkx as nx
-    >>> from tdadp.io import from_networkx
-    >>> from_networkx(nx.path_graph(3), sparse=False).tolist()
-    [[0, 1, 0], [1, 0, 1], [0, 1, 0]]
+    Entry ``(u, v)`` is the edge's ``weight`` attribute (1 when absent or when ``weight`` is
+    None), summed over the parallel edges of a multigraph; a self-loop's weight is on the
+    diagonal. Nothing is dropped or binarized here: :func:`from_networkx` and
+    :func:`~tdadp.io.graph_batch` judge the matrix with the contract of every container.
     """
     if not (hasattr(G, "nodes") and hasattr(G, "edges") and hasattr(G, "is_directed")):
         raise ValueError(f"expected a networkx graph, got {type(G).__name__}.")
@@ -72,6 +57,8 @@ def from_networkx(G, nodelist=None, sparse=True, return_nodes=False):
             "G is a directed graph; edge-DP mechanisms and the spectral embedding work on "
             "undirected graphs. Convert it explicitly, e.g. with G.to_undirected()."
         )
+    if weight is not None and not isinstance(weight, str):
+        raise ValueError(f"weight must be an edge attribute name or None, got {weight!r}.")
     nodes = list(G.nodes) if nodelist is None else list(nodelist)
     index = {}
     for i, node in enumerate(nodes):
@@ -83,24 +70,101 @@ def from_networkx(G, nodelist=None, sparse=True, return_nodes=False):
     n = len(nodes)
     if n < 2:
         raise ValueError(f"the graph must have at least 2 nodes, got {n}.")
-    pairs = [(index[a], index[b]) for a, b in G.edges() if a in index and b in index]
-    if pairs:
-        rows, cols = np.asarray(pairs, dtype=np.int64).T
-    else:
-        rows = cols = np.empty(0, dtype=np.int64)
-    A = edges_to_adjacency(rows, cols, n, sparse=sparse, source="the networkx graph")
+    rows, cols, values = [], [], []
+    edges = G.edges(data=weight, default=1) if weight is not None else \
+        ((a, b, 1) for a, b in G.edges())
+    for a, b, w in edges:
+        if a in index and b in index:
+            rows.append(index[a])
+            cols.append(index[b])
+            values.append(_edge_weight(w, a, b, weight))
+    merge = "sum" if G.is_multigraph() else "same"
+    return edges_to_matrix(rows, cols, values, n, merge=merge, nodes=nodes,
+                           source="the networkx graph"), nodes
+
+
+def from_networkx(G, nodelist=None, sparse=True, return_nodes=False, *, weight="weight",
+                  self_loops="error", weights="error"):
+    """Adjacency matrix of an undirected networkx graph, under the input contract of tdadp.
+
+    The matrix is the graph's: entry ``(u, v)`` is the edge's ``weight`` attribute (1 when
+    the edge has none), the parallel edges of a multigraph add up, a self-loop's weight sits on
+    the diagonal. As for every container (see :mod:`tdadp.io`), a simple graph is expected:
+    self-loops and weights other than 1 raise a ValueError naming the nodes, unless you opt in
+    to dropping or binarizing them (reported in a UserWarning with the counts), or keep them
+    for a stage that reads weights. Directed graphs are refused rather than symmetrised
+    silently: call ``G.to_undirected()`` (an edge in either direction) first.
+
+    Parameters
+    ----------
+    G : networkx.Graph or networkx.MultiGraph
+    nodelist : sequence of nodes, optional
+        Row order; default ``list(G.nodes)``. With a subset of the nodes, the adjacency of the
+        induced subgraph.
+    sparse : bool, default=True
+        Return a scipy CSR matrix (else a dense array).
+    return_nodes : bool, default=False
+        Also return the list of nodes in row order (the result carries it too, see below).
+    weight : str or None, default="weight"
+        Edge attribute holding the weight; None gives every edge weight 1.
+    self_loops : {"error", "drop", "keep"}, default="error"
+        What to do with self-loops: refuse them, drop them (with a warning), or keep them on
+        the diagonal.
+    weights : {"error", "binarize", "keep"}, default="error"
+        What to do with weights other than 1 (and parallel edges): refuse them, make every
+        edge of nonzero weight an edge of weight 1 (with a warning), or keep them.
+
+    Returns
+    -------
+    A : scipy.sparse.csr_matrix or ndarray of shape (n, n)
+        dtype uint8, or float64 with ``weights="keep"``. It carries the node names: read them
+        with :func:`tdadp.graphs.graph_nodes`; the stages downstream (e.g. the pandas output of
+        the embedding) use them.
+    nodes : list
+        Only if ``return_nodes``.
+
+    Raises
+    ------
+    ValueError
+        For a directed graph, fewer than 2 nodes, a bad ``nodelist``, a weight that is not a
+        real number, and self-loops or weights the options do not allow.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from tdadp.io import from_networkx
+    >>> from_networkx(nx.path_graph(3), sparse=False).tolist()
+    [[0, 1, 0], [1, 0, 1], [0, 1, 0]]
+    >>> G = nx.Graph([("a", "b", {"weight": 2.5}), ("b", "c", {"weight": 1})])
+    >>> from_networkx(G)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: the networkx graph has 1 weighted edge ...: ('a', 'b') = 2.5; ...
+    >>> from_networkx(G, weights="keep", sparse=False).tolist()
+    [[0.0, 2.5, 0.0], [2.5, 0.0, 1.0], [0.0, 1.0, 0.0]]
+    """
+    A, nodes = networkx_matrix(G, nodelist, weight=weight)
+    A = check_adjacency(A, "the networkx graph", self_loops=self_loops, weights=weights,
+                        nodes=nodes, opt_in="from_networkx(G, {})", stacklevel=2)
+    A = tag_graph(A if sparse else A.toarray(), nodes=nodes)
     return (A, nodes) if return_nodes else A
 
 
-def to_networkx(A, nodes=None):
-    """An undirected networkx graph from an adjacency matrix.
+def to_networkx(A, nodes=None, *, self_loops="error", weights="error"):
+    """An undirected networkx graph from an adjacency matrix (the inverse of from_networkx).
 
     Parameters
     ----------
     A : array-like or sparse matrix of shape (n, n)
-        Symmetric binary adjacency with a zero diagonal.
+        Symmetric adjacency; judged by the input contract of :mod:`tdadp.io` (a simple graph
+        unless the options say otherwise).
     nodes : sequence of hashable, optional
-        Node labels (default ``0 .. n-1``); isolated nodes are kept.
+        Node labels; default the names ``A`` carries (from :func:`from_networkx` or
+        :func:`read_edgelist`), else ``0 .. n-1``. Isolated nodes are kept.
+    self_loops : {"error", "drop", "keep"}, default="error"
+        As in :func:`from_networkx`; kept self-loops become self-loop edges.
+    weights : {"error", "binarize", "keep"}, default="error"
+        As in :func:`from_networkx`; kept weights become the edges' ``"weight"`` attribute.
 
     Returns
     -------
@@ -113,6 +177,8 @@ def to_networkx(A, nodes=None):
     >>> G = to_networkx(np.array([[0, 1], [1, 0]]), nodes=["a", "b"])
     >>> sorted(G.edges())
     [('a', 'b')]
+    >>> to_networkx(np.array([[0, 0.5], [0.5, 0]]), weights="keep").edges(data=True)
+    EdgeDataView([(0, 1, {'weight': 0.5})])
     """
     try:
         import networkx as nx
@@ -120,18 +186,24 @@ def to_networkx(A, nodes=None):
         raise ImportError(
             "to_networkx needs networkx: pip install networkx (or tdadp[networkx])."
         ) from exc
-    A = check_adjacency(A)
+    carried = graph_nodes(A)
+    A = check_adjacency(A, self_loops=self_loops, weights=weights, nodes=carried,
+                        opt_in="to_networkx(A, {})", stacklevel=2)
     n = A.shape[0]
     if nodes is None:
-        nodes = list(range(n))
+        nodes = carried if carried is not None else list(range(n))
     else:
         nodes = list(nodes)
         if len(nodes) != n:
             raise ValueError(f"nodes has {len(nodes)} labels for a matrix with {n} rows.")
         if len(set(nodes)) != n:
             raise ValueError("nodes must be distinct.")
-    upper = sp.triu(sp.csr_matrix(A), k=1).tocoo()
+    upper = sp.triu(sp.csr_matrix(A), k=0).tocoo()
     G = nx.Graph()
     G.add_nodes_from(nodes)
-    G.add_edges_from(zip((nodes[i] for i in upper.row), (nodes[j] for j in upper.col)))
+    pairs = zip((nodes[i] for i in upper.row), (nodes[j] for j in upper.col))
+    if weights == "keep":
+        G.add_weighted_edges_from((a, b, float(w)) for (a, b), w in zip(pairs, upper.data))
+    else:
+        G.add_edges_from(pairs)
     return G

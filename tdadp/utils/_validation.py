@@ -1,11 +1,25 @@
-"""Input checks shared by the stages: clear ValueErrors instead of crashes or silent errors."""
+"""Input checks shared by the stages: clear ValueErrors instead of crashes or silent errors.
+
+Numeric data is checked for what a cast would hide: ``np.asarray(X, dtype=float)`` drops the
+imaginary part of complex numbers (with a mere warning) and parses strings such as ``"0.5"``,
+so :func:`as_real_array` refuses both before casting.
+
+:func:`check_adjacency` is the simple-graph contract of every container: a graph whose
+adjacency has a nonzero diagonal (self-loops) or entries other than 0 and 1 (weights, or the
+parallel edges of a multigraph) is refused with a ValueError naming the offending nodes, unless
+the caller opts in to dropping the self-loops (``self_loops="drop"``) or binarizing the weights
+(``weights="binarize"``), which is then reported in a UserWarning with the counts.
+"""
 
 from __future__ import annotations
 
 import numbers
+import warnings
 
 import numpy as np
 import scipy.sparse as sp
+
+from ._params import Options, check_param
 
 __all__ = [
     "check_epsilon",
@@ -14,7 +28,13 @@ __all__ = [
     "check_symmetric_matrix",
     "check_probability",
     "check_positive_int",
+    "as_real_array",
+    "SELF_LOOP_POLICIES",
+    "WEIGHT_POLICIES",
 ]
+
+SELF_LOOP_POLICIES = ("error", "drop", "keep")
+WEIGHT_POLICIES = ("error", "binarize", "keep")
 
 # Rows per block when scanning a dense n x n matrix, so that checks never allocate a second
 # n x n temporary.
@@ -65,57 +85,110 @@ def check_positive_int(value, name, minimum=1):
     return int(value)
 
 
+def _real_values(arr, name):
+    """``arr`` (an ndarray) with a real numeric dtype, or a ValueError/TypeError saying why not.
+
+    Object arrays holding real numbers are converted to float (as scikit-learn does); strings
+    are refused rather than parsed.
+    """
+    if arr.dtype == object:
+        for value in arr.flat:
+            if isinstance(value, (str, bytes)):
+                raise ValueError(f"{name} must be numeric, got the string {value!r}.")
+        try:
+            return arr.astype(np.float64)
+        except TypeError as exc:  # numpy's "float() argument must be ... a real number"
+            raise TypeError(f"{name} must hold real numbers: {exc}.") from exc
+    if np.iscomplexobj(arr):
+        raise ValueError(f"{name} must be real: Complex data not supported (got dtype "
+                         f"{arr.dtype}; casting would drop the imaginary part).")
+    if arr.dtype.kind not in "biuf":
+        what = "strings" if arr.dtype.kind in "SU" else f"dtype {arr.dtype}"
+        raise ValueError(f"{name} must be numeric, got {what}.")
+    return arr
+
+
+def as_real_array(X, name="X"):
+    """``X`` as a float64 ndarray of finite real numbers, or a clear error.
+
+    Refused: sparse matrices (TypeError), ragged sequences, strings (also inside object arrays),
+    complex numbers, other objects, NaN and infinities. Booleans count as 0 and 1.
+    """
+    if sp.issparse(X):
+        raise TypeError(f"{name} must be a dense array; sparse input is not supported here.")
+    try:
+        arr = np.asarray(X)
+    except ValueError as exc:  # a ragged nested sequence
+        raise ValueError(f"{name} could not be read as an array: {exc}") from exc
+    arr = np.asarray(_real_values(arr, name), dtype=np.float64)
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} contains NaN or inf.")
+    return arr
+
+
 def _row_blocks(n, width):
     step = max(1, _SCAN_BYTES // max(1, 8 * width))
     for start in range(0, n, step):
         yield start, min(n, start + step)
 
 
-def _check_square(A, name):
-    if A.ndim != 2 or A.shape[0] != A.shape[1]:
+def _check_finite(values, name):
+    if np.isnan(values).any():
+        raise ValueError(f"{name} contains NaN.")
+    if np.isinf(values).any():
+        raise ValueError(f"{name} contains infinite values.")
+
+
+def _check_shape(A, name):
+    """A 2-D matrix with at least 2 rows and 2 columns (squareness is checked after NaN)."""
+    if A.ndim != 2:
         raise ValueError(f"{name} must be a square 2-D matrix, got shape {A.shape}.")
-    if A.shape[0] < 2:
-        raise ValueError(f"{name} must have at least 2 nodes, got {A.shape[0]}.")
+    n, m = A.shape
+    if n == 0 or m == 0:
+        # Worded as scikit-learn words empty data, which its estimator checks look for.
+        raise ValueError(f"{name} is empty: {n} sample(s) and {m} feature(s) (shape={A.shape}) "
+                         "while a minimum of 2 is required (a graph's adjacency has a row and a "
+                         "column per node).")
+    if n < 2:
+        raise ValueError(f"{name} must have at least 2 nodes, got n_samples = {n}.")
 
 
-def check_symmetric_matrix(A, name="A", *, binary=False, hollow=False, tol=0.0,
-                           keep_dtype=False):
-    """Validate a (weighted or binary) symmetric matrix.
+def _check_square(A, name):
+    if A.shape[0] != A.shape[1]:
+        raise ValueError(f"{name} must be a square 2-D matrix, got shape {A.shape}.")
+
+
+def check_symmetric_matrix(A, name="A", *, tol=0.0, keep_dtype=False):
+    """Validate a (weighted or binary) symmetric matrix of finite real numbers.
 
     Returns a C-contiguous ndarray or a canonical CSR matrix (sorted indices, no explicit
-    zeros). Binary dense input is returned as ``uint8``; other dense input as ``float64``, or
-    in its own numeric dtype with ``keep_dtype`` (no copy of a large matrix).
+    zeros, duplicates summed as scipy defines them), as float64, or in the input's own numeric
+    dtype with ``keep_dtype`` (no copy of a large dense matrix). ``tol`` is a relative
+    tolerance on asymmetry, for float matrices symmetric only up to rounding.
     """
     if sp.issparse(A):
-        return _check_sparse(A, name, binary=binary, hollow=hollow, tol=tol)
+        return _check_sparse(A, name, tol=tol, keep_dtype=keep_dtype)
     if isinstance(A, np.matrix):
         A = np.asarray(A)
     if not isinstance(A, np.ndarray):
         try:
             A = np.asarray(A)
-        except Exception as exc:  # pragma: no cover - numpy's own message is kept
-            raise ValueError(f"{name} could not be converted to an array: {exc}") from exc
-    if A.dtype == object or not (np.issubdtype(A.dtype, np.number) or A.dtype == bool):
-        raise ValueError(f"{name} must be numeric, got dtype {A.dtype}.")
-    if np.iscomplexobj(A):
-        raise ValueError(f"{name} must be real, got complex dtype {A.dtype}.")
-    _check_square(A, name)
-    n = A.shape[0]
+        except ValueError as exc:  # a ragged nested sequence
+            raise ValueError(f"{name} could not be read as an array: {exc}") from exc
+    if A.dtype == object:  # a graph's entries are numbers, never Python objects
+        raise ValueError(f"{name} must be numeric, got dtype object.")
+    A = _real_values(A, name)
+    _check_shape(A, name)
     floating = np.issubdtype(A.dtype, np.floating)
+    if A.shape[0] != A.shape[1]:
+        if floating:
+            _check_finite(A, name)  # NaN is the more basic fault: name it first
+        _check_square(A, name)
+    n = A.shape[0]
     for i0, i1 in _row_blocks(n, n):
         block = A[i0:i1]
         if floating:
-            if np.isnan(block).any():
-                raise ValueError(f"{name} contains NaN.")
-            if np.isinf(block).any():
-                raise ValueError(f"{name} contains infinite values.")
-        if binary and A.dtype != bool:
-            bad = (block != 0) & (block != 1)
-            if bad.any():
-                r, c = np.argwhere(bad)[0]
-                raise ValueError(
-                    f"{name} must be binary (0/1); entry ({i0 + r}, {c}) is {block[r, c]!r}."
-                )
+            _check_finite(block, name)
         other = A[:, i0:i1].T
         if tol == 0 or not floating:
             asym = block != other
@@ -126,46 +199,25 @@ def check_symmetric_matrix(A, name="A", *, binary=False, hollow=False, tol=0.0,
             raise ValueError(
                 f"{name} must be symmetric; entries ({i0 + r}, {c}) and ({c}, {i0 + r}) differ."
             )
-    if hollow:
-        diag = np.diagonal(A)
-        if np.any(diag != 0):
-            i = int(np.flatnonzero(diag)[0])
-            raise ValueError(
-                f"{name} must have a zero diagonal (no self-loops); entry ({i}, {i}) is "
-                f"{diag[i]!r}."
-            )
-    if binary:
-        return np.ascontiguousarray(A, dtype=np.uint8)
-    if keep_dtype:
-        return np.ascontiguousarray(A)
-    return np.ascontiguousarray(A, dtype=np.float64)
+    return np.ascontiguousarray(A, dtype=None if keep_dtype else np.float64)
 
 
-def _check_sparse(A, name, *, binary, hollow, tol):
-    A = sp.csr_matrix(A)  # a copy-free view when already CSR
+def _check_sparse(A, name, *, tol, keep_dtype):
     if A.ndim != 2:
-        raise ValueError(f"{name} must be 2-D, got shape {A.shape}.")
-    _check_square(A, name)
-    if np.iscomplexobj(A.data):
-        raise ValueError(f"{name} must be real, got complex dtype {A.dtype}.")
-    if A.dtype == object:
+        raise ValueError(f"{name} must be a square 2-D matrix, got shape {A.shape}.")
+    if A.dtype.kind == "c":
+        raise ValueError(f"{name} must be real: Complex data not supported (got dtype "
+                         f"{A.dtype}; casting would drop the imaginary part).")
+    if A.dtype.kind not in "biuf":
         raise ValueError(f"{name} must be numeric, got dtype {A.dtype}.")
-    A = A.copy()
+    _check_shape(A, name)
+    A = sp.csr_matrix(A, copy=True)
     A.sum_duplicates()
     A.eliminate_zeros()
     A.sort_indices()
-    data = A.data
-    if np.issubdtype(data.dtype, np.floating):
-        if np.isnan(data).any():
-            raise ValueError(f"{name} contains NaN.")
-        if np.isinf(data).any():
-            raise ValueError(f"{name} contains infinite values.")
-    if binary and data.size and np.any(data != 1):
-        k = int(np.flatnonzero(data != 1)[0])
-        row = int(np.searchsorted(A.indptr, k, side="right") - 1)
-        raise ValueError(
-            f"{name} must be binary (0/1); entry ({row}, {A.indices[k]}) is {data[k]!r}."
-        )
+    if np.issubdtype(A.dtype, np.floating):
+        _check_finite(A.data, name)
+    _check_square(A, name)
     diff = (A - A.T).tocsr()
     diff.eliminate_zeros()
     if tol and diff.nnz:
@@ -178,21 +230,146 @@ def _check_sparse(A, name, *, binary, hollow, tol):
             f"{name} must be symmetric; entries ({coo.row[0]}, {coo.col[0]}) and "
             f"({coo.col[0]}, {coo.row[0]}) differ."
         )
-    if hollow:
-        diag = A.diagonal()
-        if np.any(diag != 0):
-            i = int(np.flatnonzero(diag)[0])
+    return A if keep_dtype else A.astype(np.float64)
+
+
+# --- the simple-graph contract ---------------------------------------------------------------
+
+_SHOWN = 8  # offending entries named in a message
+
+
+def _node(i, nodes):
+    return repr(nodes[i]) if nodes is not None else str(int(i))
+
+
+def _value(v):
+    v = v.item() if isinstance(v, np.generic) else v
+    return f"{v:g}" if isinstance(v, float) else repr(v)
+
+
+def _listing(items, total):
+    more = f", ... ({total - len(items)} more)" if total > len(items) else ""
+    return ", ".join(items) + more
+
+
+def _plural(k, word):
+    return f"{k} {word}" + ("" if k == 1 else "s")
+
+
+
+
+def _without_diagonal(A):
+    if sp.issparse(A):
+        coo = A.tocoo()
+        off = coo.row != coo.col
+        out = sp.csr_matrix((coo.data[off], (coo.row[off], coo.col[off])), shape=A.shape)
+        out.sort_indices()
+        return out
+    out = A.copy()
+    np.fill_diagonal(out, 0)
+    return out
+
+
+def _nonbinary_entries(A):
+    """(count, first rows, first cols, first values) of upper-triangle entries not 0 or 1."""
+    if A.dtype == bool:
+        return 0, [], [], []
+    if sp.issparse(A):
+        upper = sp.triu(A, format="coo")
+        bad = upper.data != 1  # explicit zeros are gone
+        return (int(np.count_nonzero(bad)), upper.row[bad][:_SHOWN], upper.col[bad][:_SHOWN],
+                upper.data[bad][:_SHOWN])
+    n = A.shape[0]
+    count, rows, cols, vals = 0, [], [], []
+    for i0, i1 in _row_blocks(n, n):
+        block = A[i0:i1, i0:]
+        bad = block > 1 if A.dtype.kind == "u" else (block != 0) & (block != 1)
+        bad &= np.arange(i0, n)[None, :] >= np.arange(i0, i1)[:, None]  # upper triangle
+        hits = np.argwhere(bad)
+        count += len(hits)
+        for r, c in hits[: _SHOWN - len(rows)]:
+            rows.append(i0 + r)
+            cols.append(i0 + c)
+            vals.append(block[r, c])
+    return count, rows, cols, vals
+
+
+def _binarized(A):
+    if sp.issparse(A):
+        out = A.astype(bool).astype(np.uint8)  # every stored entry is nonzero
+        out.sort_indices()
+        return out
+    return np.not_equal(A, 0).view(np.uint8)
+
+
+def check_adjacency(A, name="A", *, self_loops="error", weights="error", nodes=None,
+                    opt_in="tdadp.io.simple_graph(A, {})", stacklevel=2):
+    """The adjacency matrix of a simple undirected graph: symmetric, zero diagonal, binary.
+
+    A nonzero diagonal entry is a self-loop; an entry other than 0 and 1 is a weighted edge
+    (a multigraph's parallel edges add up to one). Both are refused with a ValueError naming
+    the offending nodes, unless the caller opts in:
+
+    - ``self_loops="drop"`` zeroes the diagonal, ``"keep"`` leaves it;
+    - ``weights="binarize"`` makes every nonzero entry 1, ``"keep"`` leaves the weights (the
+      result is then float64).
+
+    What an opt-in changed is reported in a UserWarning with the counts (once nothing is
+    refused). Self-loops are handled first, so a dropped loop is never reported as a weight.
+
+    Parameters
+    ----------
+    A : array-like or scipy sparse matrix of shape (n, n)
+    name : str, default="A"
+        How messages call the graph.
+    self_loops : {"error", "drop", "keep"}, default="error"
+    weights : {"error", "binarize", "keep"}, default="error"
+    nodes : list, optional
+        Node names, used in messages instead of row numbers.
+    opt_in : str, default="tdadp.io.simple_graph(A, {})"
+        The call that opts in, shown in the error (``{}`` is replaced by the keyword).
+    stacklevel : int, default=2
+        Of the warning, counted from the caller of this function.
+
+    Returns
+    -------
+    A : C-contiguous ndarray or CSR matrix
+        ``uint8`` unless ``weights="keep"`` (then float64).
+    """
+    check_param(self_loops, [Options(*SELF_LOOP_POLICIES)], "self_loops")
+    check_param(weights, [Options(*WEIGHT_POLICIES)], "weights")
+    A = check_symmetric_matrix(A, name, keep_dtype=True)
+    if nodes is not None and len(nodes) != A.shape[0]:
+        raise ValueError(f"{len(nodes)} node names for {name}, a graph with {A.shape[0]} nodes.")
+    changed = []  # what the opt-ins changed, reported once nothing is refused
+    loops = np.flatnonzero(A.diagonal())
+    if loops.size and self_loops != "keep":
+        where = _listing([_node(i, nodes) for i in loops[:_SHOWN]], loops.size)
+        what = (f"{_plural(loops.size, 'self-loop')} (nonzero diagonal entries), at "
+                f"{'node' if loops.size == 1 else 'nodes'} {where}")
+        if self_loops == "error":
             raise ValueError(
-                f"{name} must have a zero diagonal (no self-loops); entry ({i}, {i}) is "
-                f"{diag[i]!r}."
-            )
-    if binary:
-        A = A.astype(np.uint8)
+                f"{name} has {what}; a simple graph has none. To drop them, say so: "
+                + opt_in.format("self_loops='drop'") + ".")
+        changed.append(f"{name}: dropped {what}.")
+        A = _without_diagonal(A)
+    if weights == "keep":
+        A = A.astype(np.float64) if sp.issparse(A) else np.ascontiguousarray(A, np.float64)
     else:
-        A = A.astype(np.float64)
+        count, rows, cols, vals = _nonbinary_entries(A)
+        if count:
+            shown = [f"({_node(i, nodes)}, {_node(j, nodes)}) = {_value(v)}"
+                     for i, j, v in zip(rows, cols, vals)]
+            what = f"{_plural(count, 'weighted edge')} (entries other than 0 and 1): " \
+                   f"{_listing(shown, count)}"
+            if weights == "error":
+                raise ValueError(
+                    f"{name} has {what}; a simple graph's edges have weight 1. To make every "
+                    "nonzero weight an edge, say so: " + opt_in.format("weights='binarize'")
+                    + ".")
+            changed.append(f"{name}: binarized {what} (each is now an edge of weight 1).")
+            A = _binarized(A)
+        A = A.astype(np.uint8) if sp.issparse(A) else np.ascontiguousarray(A, np.uint8)
+    for message in changed:
+        warnings.warn(message, UserWarning, stacklevel=stacklevel + 1)
     return A
-
-
-def check_adjacency(A, name="A"):
-    """A simple undirected graph's adjacency: square, symmetric, binary, zero diagonal."""
-    return check_symmetric_matrix(A, name, binary=True, hollow=True)

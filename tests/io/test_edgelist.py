@@ -12,7 +12,7 @@ def _read(text, **kw):
 
 
 def test_numeric_labels_sorted_numerically_duplicates_merged():
-    A, nodes = _read("# header\n10 9\n9 10\n2 10  # inline comment\n\n2 9 0.5\n",
+    A, nodes = _read("# header\n10 9\n9 10\n2 10  # inline comment\n\n2 9 1\n",
                      return_nodes=True)
     assert nodes == [2, 9, 10]
     assert sp.issparse(A) and A.dtype == np.uint8 and A.format == "csr"
@@ -29,9 +29,11 @@ def test_string_labels_orders_and_dense():
     np.testing.assert_array_equal(B.toarray(), [[0, 1, 1], [1, 0, 0], [1, 0, 0]])
 
 
-def test_self_loops_dropped_with_warning_node_kept():
-    with pytest.warns(UserWarning, match="1 self-loop"):
-        A, nodes = _read("1 2\n3 3\n", return_nodes=True)
+def test_self_loops_refused_unless_dropped_node_kept():
+    with pytest.raises(ValueError, match=r"1 self-loop .*at node 3.*self_loops='drop'"):
+        _read("1 2\n3 3\n")
+    with pytest.warns(UserWarning, match="dropped 1 self-loop"):
+        A, nodes = _read("1 2\n3 3\n", return_nodes=True, self_loops="drop")
     assert nodes == [1, 2, 3]
     assert A.diagonal().sum() == 0 and A.nnz == 2
 
@@ -64,4 +66,9 @@ def test_bad_arguments():
         _read("1 2\n", node_order="random")
     with pytest.raises(ValueError, match="path must be"):
         read_edgelist(42)
+    for kw, word in [({"header": "yes"}, "header"), ({"weight_column": 1}, "weight_column"),
+                     ({"self_loops": "ignore"}, "self_loops"), ({"weights": True}, "weights"),
+                     ({"delimiter": ""}, "delimiter"), ({"comments": ""}, "comments")]:
+        with pytest.raises(ValueError, match=word):
+            _read("1 2\n", **kw)
 

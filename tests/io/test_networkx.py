@@ -6,29 +6,53 @@ import pytest
 
 nx = pytest.importorskip("networkx")
 
-from tdadp.utils._validation import check_adjacency  # noqa: E402
+from tdadp.graphs import graph_nodes  # noqa: E402
 from tdadp.io import from_networkx, is_networkx_graph, to_networkx  # noqa: E402
+from tdadp.utils._validation import check_adjacency  # noqa: E402
 
 
 def test_round_trip_and_labels():
-    G = nx.karate_club_graph()
-    A, nodes = from_networkx(G, return_nodes=True)
+    G = nx.karate_club_graph()  # weighted: the number of contexts two members share
+    with pytest.raises(ValueError, match=r"weighted edges .*\(0, 1\) = 4.*weights='binarize'"):
+        from_networkx(G)
+    heavy = sum(w != 1 for _, _, w in G.edges(data="weight"))
+    with pytest.warns(UserWarning, match=f"binarized {heavy} weighted edges"):
+        A, nodes = from_networkx(G, return_nodes=True, weights="binarize")
     check_adjacency(A)
     assert A.nnz == 2 * G.number_of_edges() and nodes == list(G.nodes)
-    H = to_networkx(A, nodes=nodes)
+    assert graph_nodes(A) == nodes
+    H = to_networkx(A)  # the names come with A
     assert nx.utils.graphs_equal(nx.Graph(G.edges()), nx.Graph(H.edges()))
+    W = from_networkx(G, weights="keep")
+    assert nx.utils.edges_equal(to_networkx(W, weights="keep").edges(data="weight"),
+                                G.edges(data="weight"))
 
 
-def test_weights_ignored_multiedges_merged_self_loops_dropped():
+def test_multigraph_parallel_edges_add_up_self_loops_named():
     G = nx.MultiGraph()
     G.add_edge("a", "b", weight=5.0)
     G.add_edge("b", "a", weight=2.0)
     G.add_edge("b", "c")
     G.add_edge("c", "c")
-    with pytest.warns(UserWarning, match="self-loop"):
-        A = from_networkx(G, sparse=False)
+    with pytest.raises(ValueError, match="1 self-loop .*at node 'c'.*self_loops='drop'"):
+        from_networkx(G)
+    with pytest.raises(ValueError, match=r"1 weighted edge .*\('a', 'b'\) = 7"):
+        from_networkx(G, self_loops="drop")
+    with pytest.warns(UserWarning) as record:
+        A = from_networkx(G, sparse=False, self_loops="drop", weights="binarize")
+    assert [str(w.message) for w in record] == [
+        "the networkx graph: dropped 1 self-loop (nonzero diagonal entries), at node 'c'.",
+        "the networkx graph: binarized 1 weighted edge (entries other than 0 and 1): "
+        "('a', 'b') = 7 (each is now an edge of weight 1).",
+    ]
     np.testing.assert_array_equal(A, [[0, 1, 0], [1, 0, 1], [0, 1, 0]])
     assert A.dtype == np.uint8
+    W = from_networkx(G, sparse=False, self_loops="keep", weights="keep")
+    np.testing.assert_array_equal(W, [[0, 7, 0], [7, 0, 1], [0, 1, 1]])
+    # weight=None: every edge counts 1, parallel edges still add up.
+    np.testing.assert_array_equal(
+        from_networkx(G, sparse=False, self_loops="keep", weights="keep", weight=None),
+        [[0, 2, 0], [2, 0, 1], [0, 1, 1]])
 
 
 def test_nodelist_order_and_induced_subgraph():
@@ -55,6 +79,14 @@ def test_bad_inputs():
         to_networkx(np.array([[0, 1], [1, 0]]), nodes=["a"])
     with pytest.raises(ValueError, match="symmetric"):
         to_networkx(np.array([[0, 1], [0, 0]]))
+    G = nx.Graph()
+    G.add_edge(0, 1, weight="heavy")
+    with pytest.raises(ValueError, match=r"\(0, 1\) has weight='heavy'"):
+        from_networkx(G)
+    with pytest.raises(ValueError, match="weight must be"):
+        from_networkx(nx.path_graph(3), weight=3)
+    with pytest.raises(ValueError, match="weights"):
+        from_networkx(nx.path_graph(3), weights="drop")
 
 
 def test_isolated_nodes_kept():
