@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import inspect
-import numbers
 
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from ..utils._batch import map_items, split_batch
+from ..utils._output import TableOutputMixin
+from ..utils._params import Options, ParamsMixin, validate_params
 from ._bottleneck import bottleneck_distance, wasserstein_distance
 from ._diagram import PersistenceDiagram, as_diagram, log_diagram
+from ._rules import HOMOLOGY_DIMENSIONS, as_dimensions
 from ._shift_invariant import shift_invariant_bottleneck
 
 __all__ = ["PairwiseDistance", "pairwise_distance"]
@@ -32,10 +34,17 @@ _METRICS = {
     ),
 }
 
+_CONSTRAINTS = {
+    "metric": [Options(*_METRICS)],
+    "homology_dimensions": [None, HOMOLOGY_DIMENSIONS],
+    "log_scale": ["boolean"],
+    "n_jobs": ["n_jobs"],
+    "metric_params": [None, "dict"],
+}
 
-def _check_metric(metric, metric_params):
-    if metric not in _METRICS:
-        raise ValueError(f"metric must be one of {sorted(_METRICS)}, got {metric!r}.")
+
+def _metric(metric, metric_params):
+    """The metric's function and keyword arguments (a rule across two parameters)."""
     func, allowed = _METRICS[metric]
     params = dict(metric_params or {})
     unknown = set(params) - allowed
@@ -46,50 +55,38 @@ def _check_metric(metric, metric_params):
 
 
 def _as_diagrams(X, log_scale):
-    items, single = split_batch(X, what="persistence diagram",
-                                single_types=(PersistenceDiagram,))
+    items, _ = split_batch(X, what="persistence diagram", single_types=(PersistenceDiagram,))
     diagrams = [as_diagram(D) for D in items]
     if log_scale:
         diagrams = [log_diagram(D) for D in diagrams]
     return diagrams
 
 
-def _check_dims(homology_dimensions, diagrams):
+def _resolve_dims(homology_dimensions, diagrams):
     if homology_dimensions is None:
         return tuple(sorted(set().union(*(D.homology_dimensions for D in diagrams))))
-    if isinstance(homology_dimensions, numbers.Integral) and not isinstance(
-            homology_dimensions, bool):
-        homology_dimensions = (homology_dimensions,)
-    try:
-        dims = tuple(homology_dimensions)
-    except TypeError:
-        raise ValueError("homology_dimensions must be None, an int or a sequence of ints, got "
-                         f"{homology_dimensions!r}.") from None
-    if not dims or any(isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 0
-                       for k in dims):
-        raise ValueError("homology_dimensions must be non-negative integers, got "
-                         f"{homology_dimensions!r}.")
-    return tuple(sorted(set(int(k) for k in dims)))
+    return as_dimensions(homology_dimensions)
 
 
-def _matrices(rows, cols, dims, func, params, n_jobs, symmetric):
+def _distances(rows, cols, dims, func, params, n_jobs, symmetric):
+    """(len(rows), len(cols), len(dims)) array of distances; ``symmetric``: rows is cols."""
     n, m = len(rows), len(cols)
     if symmetric:
         pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
     else:
         pairs = [(i, j) for i in range(n) for j in range(m)]
-    tasks = [(i, j, k) for i, j in pairs for k in dims]
+    tasks = [(i, j, a) for i, j in pairs for a in range(len(dims))]
 
     def one(task):
-        i, j, k = task
+        i, j, a = task
+        k = dims[a]
         return func(rows[i].select(k), cols[j].select(k), homology_dimension=k, **params)
 
-    values = map_items(one, tasks, n_jobs=n_jobs)
-    out = {k: np.zeros((n, m)) for k in dims}
-    for (i, j, k), v in zip(tasks, values):
-        out[k][i, j] = v
+    out = np.zeros((n, m, len(dims)))
+    for (i, j, a), v in zip(tasks, map_items(one, tasks, n_jobs=n_jobs)):
+        out[i, j, a] = v
         if symmetric:
-            out[k][j, i] = v
+            out[j, i, a] = v
     return out
 
 
@@ -97,30 +94,53 @@ def pairwise_distance(X, Y=None, metric="bottleneck", homology_dimensions=(0, 1)
                       log_scale=False, n_jobs=None, metric_params=None):
     """Distance matrices between two collections of diagrams, one per homology dimension.
 
-    Function twin of :class:`PairwiseDistance`: ``out[k][i, j]`` is the distance in
-    dimension ``k`` between ``X[i]`` and ``Y[j]`` (``Y = X`` by default, computed once per
-    unordered pair).
+    Function twin of :class:`PairwiseDistance` (see there for the parameters):
+    ``out[k][i, j]`` is the distance in dimension ``k`` between ``X[i]`` and ``Y[j]``
+    (``Y = X`` by default, computed once per unordered pair).
 
     Returns
     -------
     dict of int -> ndarray of shape (len(X), len(Y))
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> D1 = PersistenceDiagram({0: [[0, np.inf]], 1: [[1.0, 3.0]]})
+    >>> D2 = PersistenceDiagram({0: [[0, np.inf]], 1: [[1.0, 2.5]]})
+    >>> pairwise_distance([D1, D2])[1]
+    array([[0. , 0.5],
+           [0.5, 0. ]])
     """
-    func, params = _check_metric(metric, metric_params)
+    validate_params(_CONSTRAINTS, dict(metric=metric, homology_dimensions=homology_dimensions,
+                                       log_scale=log_scale, n_jobs=n_jobs,
+                                       metric_params=metric_params), "pairwise_distance")
+    func, params = _metric(metric, metric_params)
     rows = _as_diagrams(X, log_scale)
     cols = rows if Y is None else _as_diagrams(Y, log_scale)
-    dims = _check_dims(homology_dimensions, rows + ([] if Y is None else cols))
-    return _matrices(rows, cols, dims, func, params, n_jobs, symmetric=Y is None)
+    dims = _resolve_dims(homology_dimensions, rows + ([] if Y is None else cols))
+    out = _distances(rows, cols, dims, func, params, n_jobs, symmetric=Y is None)
+    return {k: out[:, :, a] for a, k in enumerate(dims)}
 
 
-class PairwiseDistance(TransformerMixin, BaseEstimator):
-    """Distances from diagrams to reference diagrams, per homology dimension.
+class PairwiseDistance(TableOutputMixin, ParamsMixin, TransformerMixin, BaseEstimator,
+                       auto_wrap_output_keys=None):
+    """Distances from diagrams to reference diagrams: the input of precomputed-metric models.
 
-    ``fit`` stores the reference diagrams (one diagram or a sequence); ``transform`` returns,
-    for every homology dimension ``k``, the (n_samples, n_fitted) matrix of distances between
-    the input diagrams and the references in that dimension, as a dict ``k -> matrix``
-    (``fit_transform`` gives the symmetric matrices of the fitted diagrams among themselves).
-    A dict keeps each dimension's matrix addressable by its dimension rather than by its
-    position; stack them with ``np.stack([out[k] for k in est.homology_dimensions_], -1)``.
+    ``fit`` stores the reference diagrams (one diagram or a sequence); ``transform`` returns
+    the distances between the input diagrams (the samples: a sample is a whole diagram) and
+    the references, as an ndarray of shape ``(n_samples, n_fitted)`` when one homology
+    dimension is compared, ``(n_samples, n_fitted, n_dims)`` otherwise, the last axis in the
+    order of :attr:`homology_dimensions_`. ``fit_transform`` gives the symmetric matrix of the
+    fitted diagrams among themselves. So a Pipeline can end in any scikit-learn estimator
+    with a precomputed metric (``KNeighborsClassifier(metric="precomputed")``,
+    ``AgglomerativeClustering(metric="precomputed")``, ``MDS(dissimilarity="precomputed")``)
+    and run under ``cross_val_score``, which fits on the training diagrams and transforms
+    the test diagrams into their (n_test, n_train) distances. The function
+    :func:`pairwise_distance` returns the same matrices as a dict keyed by dimension.
+
+    Distances may be ``inf`` (diagrams with different numbers of essential classes in a
+    dimension, typically H0 of clouds computed with different ``max_edge_length``);
+    scikit-learn's precomputed-metric estimators refuse non-finite input.
 
     Parameters
     ----------
@@ -144,6 +164,16 @@ class PairwiseDistance(TransformerMixin, BaseEstimator):
     diagrams_ : list of PersistenceDiagram
         The references (in log scale if ``log_scale``).
     homology_dimensions_ : tuple of int
+        The dimensions compared, in the order of the last axis of a 3-D output.
+
+    Notes
+    -----
+    ``set_output(transform="pandas")`` (or scikit-learn's global ``transform_output``)
+    makes the output of one compared dimension a DataFrame with one column per fitted
+    diagram (:meth:`get_feature_names_out`). Several dimensions give a 3-D array, which no
+    DataFrame holds: with pandas output configured, ``transform`` then raises a
+    ``ValueError`` rather than return something else; compare one dimension per
+    ``PairwiseDistance`` instead.
 
     References
     ----------
@@ -157,10 +187,13 @@ class PairwiseDistance(TransformerMixin, BaseEstimator):
     >>> import numpy as np
     >>> D1 = PersistenceDiagram({0: [[0, np.inf]], 1: [[1.0, 3.0]]})
     >>> D2 = PersistenceDiagram({0: [[0, np.inf]], 1: [[1.0, 2.5]]})
-    >>> out = PairwiseDistance().fit([D1, D2]).transform(D1)
-    >>> out[1]
+    >>> PairwiseDistance(homology_dimensions=1).fit([D1, D2]).transform(D1)
     array([[0. , 0.5]])
+    >>> PairwiseDistance().fit_transform([D1, D2]).shape  # H0 and H1 on the last axis
+    (2, 2, 2)
     """
+
+    _parameter_constraints = _CONSTRAINTS
 
     def __init__(self, metric="bottleneck", homology_dimensions=(0, 1), log_scale=False,
                  n_jobs=None, metric_params=None):
@@ -182,11 +215,10 @@ class PairwiseDistance(TransformerMixin, BaseEstimator):
         -------
         self
         """
-        _check_metric(self.metric, self.metric_params)
-        if not isinstance(self.log_scale, (bool, np.bool_)):
-            raise ValueError(f"log_scale must be a bool, got {self.log_scale!r}.")
+        self._validate_params()
+        _metric(self.metric, self.metric_params)
         self.diagrams_ = _as_diagrams(X, self.log_scale)
-        self.homology_dimensions_ = _check_dims(self.homology_dimensions, self.diagrams_)
+        self.homology_dimensions_ = _resolve_dims(self.homology_dimensions, self.diagrams_)
         return self
 
     def transform(self, X):
@@ -198,22 +230,68 @@ class PairwiseDistance(TransformerMixin, BaseEstimator):
 
         Returns
         -------
-        dict of int -> ndarray of shape (n_samples, n_fitted)
+        ndarray of shape (n_samples, n_fitted) or (n_samples, n_fitted, n_dims)
+            A DataFrame for one dimension with pandas output.
         """
         check_is_fitted(self, "diagrams_")
-        func, params = _check_metric(self.metric, self.metric_params)
+        self._check_output()
         rows = _as_diagrams(X, self.log_scale)
-        return _matrices(rows, self.diagrams_, self.homology_dimensions_, func, params,
-                         self.n_jobs, symmetric=False)
+        return self._output(rows, symmetric=False)
 
     def fit_transform(self, X, y=None, **fit_params):
-        """Fit and return the symmetric matrices of the diagrams among themselves."""
-        self.fit(X)
-        func, params = _check_metric(self.metric, self.metric_params)
-        return _matrices(self.diagrams_, self.diagrams_, self.homology_dimensions_, func,
-                         params, self.n_jobs, symmetric=True)
+        """Fit and return the symmetric distances of the diagrams among themselves.
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.two_d_array = False
-        return tags
+        Parameters
+        ----------
+        X : PersistenceDiagram or sequence of PersistenceDiagram
+        y : ignored
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_samples) or (n_samples, n_samples, n_dims)
+        """
+        self.fit(X)
+        self._check_output()
+        return self._output(self.diagrams_, symmetric=True)
+
+    def get_feature_names_out(self, input_features=None):
+        """One name per fitted diagram, ``pairwisedistance0, pairwisedistance1, ...``.
+
+        Parameters
+        ----------
+        input_features : ignored
+            A sample is a diagram: there are no input feature names to carry over.
+
+        Returns
+        -------
+        ndarray of str objects
+
+        Raises
+        ------
+        ValueError
+            When several homology dimensions are compared (a 3-D output has no columns).
+        """
+        check_is_fitted(self, "diagrams_")
+        self._check_table()
+        name = type(self).__name__.lower()
+        return np.asarray([f"{name}{i}" for i in range(len(self.diagrams_))], dtype=object)
+
+    def _check_table(self):
+        if len(self.homology_dimensions_) != 1:
+            raise ValueError(
+                f"{type(self).__name__} compares the homology dimensions "
+                f"{self.homology_dimensions_}: its output is a 3-D array (n_samples, "
+                "n_fitted, n_dims), which has no columns to name or put in a DataFrame. "
+                "Compare one dimension (homology_dimensions=k) for table output.")
+
+    def _check_output(self):
+        if self._output_kind() == "pandas":
+            self._check_table()
+
+    def _output(self, rows, symmetric):
+        func, params = _metric(self.metric, self.metric_params)
+        out = _distances(rows, self.diagrams_, self.homology_dimensions_, func, params,
+                         self.n_jobs, symmetric)
+        if len(self.homology_dimensions_) == 1:
+            return self._wrap_table(out[:, :, 0])
+        return out

@@ -26,12 +26,13 @@ from scipy.spatial.distance import pdist
 from sklearn.base import BaseEstimator, TransformerMixin
 
 from ..utils._batch import join_batch, map_items, split_batch
+from ..utils._output import TableOutputMixin
+from ..utils._params import Interval, Options, ParamsMixin, Rule, validate_params
 from ._diagram import PersistenceDiagram
+from ._rules import HOMOLOGY_DIMENSIONS, as_dimensions, check_cloud
 
 __all__ = ["PersistentHomology", "persistence_diagram", "estimate_rips_memory"]
 
-_COMPLEXES = ("auto", "alpha", "rips")
-_ALPHA_SCALES = ("radius", "diameter")
 # "auto" uses alpha up to this ambient dimension: gudhi's Delaunay triangulation is practical
 # there (about 6.8 n tetrahedra in R^3) and explodes combinatorially above.
 _AUTO_ALPHA_MAX_DIM = 3
@@ -80,58 +81,30 @@ def estimate_rips_memory(n_points, max_dimension, edge_fraction=1.0):
     return int(total)
 
 
-def _check_cloud(X):
-    X = np.asarray(X)
-    if X.dtype == object or not (np.issubdtype(X.dtype, np.number) or X.dtype == bool):
-        raise ValueError(f"a point cloud must be numeric, got dtype {X.dtype}.")
-    X = np.ascontiguousarray(X, dtype=np.float64)
-    if X.ndim != 2:
-        raise ValueError(f"a point cloud must be a 2-D (n_points, n_features) array, got shape "
-                         f"{X.shape}.")
-    if X.shape[0] == 0 or X.shape[1] == 0:
-        raise ValueError(f"the point cloud is empty (shape {X.shape}).")
-    if not np.isfinite(X).all():
-        raise ValueError("the point cloud contains NaN or infinite coordinates.")
-    return X
+# ripser keeps a coefficient in a signed 8-bit field of each matrix entry: measured on
+# ripser 0.6.15, every prime up to 127 gives the diagrams of gudhi's Rips complex, 131 to 251
+# abort the interpreter (std::bad_alloc), 65,521 aborts (std::length_error), 65,537 returns
+# wrong diagrams and 1,000,003 hangs. gudhi accepts primes up to 46,337 but sets its field up
+# in O(p^2) (1.8 s per diagram at 46,337). One cap for both complexes, so that complex="auto"
+# never makes a coefficient valid on one cloud and invalid on another.
+MAX_COEFF = 127
 
 
-def _check_params(complex, homology_dimensions, max_edge_length, alpha_scale, max_memory,
-                  coeff):
-    if complex not in _COMPLEXES:
-        raise ValueError(f"complex must be one of {_COMPLEXES}, got {complex!r}.")
-    if alpha_scale not in _ALPHA_SCALES:
-        raise ValueError(f"alpha_scale must be one of {_ALPHA_SCALES}, got {alpha_scale!r}.")
-    if isinstance(homology_dimensions, numbers.Integral):
-        homology_dimensions = (homology_dimensions,)
-    try:
-        dims = tuple(homology_dimensions)
-    except TypeError:
-        raise ValueError("homology_dimensions must be an int or a sequence of ints, got "
-                         f"{homology_dimensions!r}.") from None
-    if not dims or any(isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 0
-                       for k in dims):
-        raise ValueError("homology_dimensions must be a non-empty sequence of non-negative "
-                         f"integers, got {homology_dimensions!r}.")
-    dims = tuple(sorted(set(int(k) for k in dims)))
-    try:
-        cap = float(max_edge_length)
-    except (TypeError, ValueError):
-        raise ValueError(f"max_edge_length must be a positive number, got "
-                         f"{max_edge_length!r}.") from None
-    if not cap > 0:
-        raise ValueError(f"max_edge_length must be positive, got {max_edge_length!r}.")
-    if max_memory is None:
-        mem = 0.5 * _physical_memory()
-    else:
-        if isinstance(max_memory, bool) or not isinstance(max_memory, numbers.Real) \
-                or not max_memory > 0:
-            raise ValueError(f"max_memory must be a positive number of bytes or None, got "
-                             f"{max_memory!r}.")
-        mem = float(max_memory)
-    if isinstance(coeff, bool) or not isinstance(coeff, numbers.Integral) or coeff < 2 or any(
-            coeff % p == 0 for p in range(2, int(math.isqrt(coeff)) + 1)):
-        raise ValueError(f"coeff must be a prime number, got {coeff!r}.")
-    return dims, cap, mem
+def _is_supported_prime(p):
+    return (isinstance(p, (numbers.Integral, np.integer)) and not isinstance(p, (bool, np.bool_))
+            and 2 <= p <= MAX_COEFF and all(p % q for q in range(2, math.isqrt(int(p)) + 1)))
+
+
+_CONSTRAINTS = {
+    "complex": [Options("auto", "alpha", "rips")],
+    "homology_dimensions": [HOMOLOGY_DIMENSIONS],
+    "max_edge_length": [Interval("real", 0, math.inf, "right")],
+    "alpha_scale": [Options("radius", "diameter")],
+    "coeff": [Rule(f"a prime number at most {MAX_COEFF} (ripser's limit)",
+                   _is_supported_prime)],
+    "max_memory": [None, Interval("real", 0, math.inf, "right")],
+    "n_jobs": ["n_jobs"],
+}
 
 
 def _resolve_complex(complex, n_features):
@@ -195,7 +168,7 @@ def _rips(X, dims, cap, coeff, max_memory):
 
 
 def _diagram_of(X, complex, dims, cap, alpha_scale, coeff, max_memory):
-    X = _check_cloud(X)
+    X = check_cloud(X)
     kind = _resolve_complex(complex, X.shape[1])
     if kind == "alpha":
         out = _alpha(X, dims, cap, alpha_scale, coeff)
@@ -223,20 +196,28 @@ def persistence_diagram(X, complex="auto", homology_dimensions=(0, 1), max_edge_
     >>> round(float(death), 6)  # the circumradius of the largest Delaunay triangle
     1.0
     """
-    dims, cap, mem = _check_params(complex, homology_dimensions, max_edge_length, alpha_scale,
-                                   max_memory, coeff)
+    validate_params(_CONSTRAINTS, dict(
+        complex=complex, homology_dimensions=homology_dimensions,
+        max_edge_length=max_edge_length, alpha_scale=alpha_scale, coeff=coeff,
+        max_memory=max_memory, n_jobs=n_jobs), "persistence_diagram")
+    dims = as_dimensions(homology_dimensions)
+    cap = float(max_edge_length)
+    mem = 0.5 * _physical_memory() if max_memory is None else float(max_memory)
     items, single = split_batch(X, what="point cloud")
     out = map_items(lambda Y: _diagram_of(Y, complex, dims, cap, alpha_scale, coeff, mem),
                     items, n_jobs=n_jobs)
     return join_batch(out, single)
 
 
-class PersistentHomology(TransformerMixin, BaseEstimator):
+class PersistentHomology(TableOutputMixin, ParamsMixin, TransformerMixin, BaseEstimator,
+                         auto_wrap_output_keys=None):
     """Persistence diagrams of point clouds (alpha via gudhi, Rips via ripser).
 
     A stage of the pipeline ``... -> AdjacencySpectralEmbedding -> PersistentHomology ->
     PairwiseDistance``. It maps one point cloud to one :class:`PersistenceDiagram`, or a
-    sequence of clouds to a list of diagrams. Diagrams are in distance units: scaling a cloud
+    sequence of clouds (a list, or a 3-D array of equal-size clouds) to a list of diagrams: a
+    sample is a whole point cloud, so scikit-learn's ``cross_val_score`` and ``Pipeline``
+    index a batch of clouds by cloud. Diagrams are in distance units: scaling a cloud
     by c scales its diagram by c. Rips filtrations are by edge length (diameter), alpha
     filtrations by ball radius (``alpha_scale="radius"``, square root of gudhi's squared
     radius) or by diameter ``2 * radius`` (``alpha_scale="diameter"``, comparable to Rips).
@@ -258,7 +239,10 @@ class PersistentHomology(TransformerMixin, BaseEstimator):
     alpha_scale : {"radius", "diameter"}, default="radius"
         Units of alpha diagrams.
     coeff : int, default=2
-        Prime field of coefficients.
+        Prime field of coefficients, a prime at most 127. ripser keeps coefficients in 8
+        signed bits: measured, larger primes abort the interpreter, hang or return wrong
+        diagrams (gudhi's alpha complex would take primes up to 46,337, at a set-up cost
+        quadratic in the prime; the same cap applies to both complexes).
     max_memory : float, optional
         Rips is refused up front, with a ValueError, when its conservative memory estimate
         (:func:`estimate_rips_memory`) exceeds this many bytes. Default: half the physical
@@ -271,7 +255,9 @@ class PersistentHomology(TransformerMixin, BaseEstimator):
     homology_dimensions_ : tuple of int
         Validated, sorted homology dimensions.
     complex_ : str
-        The complex ``"auto"`` chose for the data seen by ``fit``.
+        The complex ``"auto"`` chose for the first cloud seen by ``fit``.
+    n_features_in_ : int
+        Ambient dimension of the clouds seen by ``fit``, when they all have the same.
 
     References
     ----------
@@ -291,6 +277,8 @@ class PersistentHomology(TransformerMixin, BaseEstimator):
     1
     """
 
+    _parameter_constraints = _CONSTRAINTS
+
     def __init__(self, complex="auto", homology_dimensions=(0, 1), max_edge_length=np.inf,
                  alpha_scale="radius", coeff=2, max_memory=None, n_jobs=None):
         self.complex = complex
@@ -302,7 +290,7 @@ class PersistentHomology(TransformerMixin, BaseEstimator):
         self.n_jobs = n_jobs
 
     def fit(self, X, y=None):
-        """Validate the parameters (and the clouds' shapes).
+        """Validate the parameters and the clouds (diagrams are computed by ``transform``).
 
         Parameters
         ----------
@@ -313,13 +301,16 @@ class PersistentHomology(TransformerMixin, BaseEstimator):
         -------
         self
         """
-        dims, _, _ = _check_params(self.complex, self.homology_dimensions,
-                                   self.max_edge_length, self.alpha_scale, self.max_memory,
-                                   self.coeff)
+        self._validate_params()
         items, _ = split_batch(X, what="point cloud")
-        first = _check_cloud(items[0])
-        self.homology_dimensions_ = dims
-        self.complex_ = _resolve_complex(self.complex, first.shape[1])
+        widths = [check_cloud(item).shape[1] for item in items]
+        self.homology_dimensions_ = as_dimensions(self.homology_dimensions)
+        self.complex_ = _resolve_complex(self.complex, widths[0])
+        widths = set(widths)
+        if len(widths) == 1:
+            self.n_features_in_ = widths.pop()
+        elif hasattr(self, "n_features_in_"):
+            del self.n_features_in_  # a refit on clouds of different dimensions
         return self
 
     def transform(self, X):
@@ -340,7 +331,25 @@ class PersistentHomology(TransformerMixin, BaseEstimator):
                                    max_memory=self.max_memory, n_jobs=self.n_jobs)
 
     def fit_transform(self, X, y=None, **fit_params):
+        """Validate, then return the diagram of each cloud (see :meth:`transform`)."""
         return self.fit(X).transform(X)
+
+    def set_output(self, *, transform=None):
+        """Accept an output setting; diagrams are returned as they are.
+
+        A diagram is not a table, so no setting changes this stage's output; it is accepted
+        so that ``Pipeline.set_output(transform="pandas")`` reaches the stages after it
+        (e.g. :class:`PairwiseDistance` comparing one homology dimension).
+
+        Parameters
+        ----------
+        transform : {"default", "pandas"} or None
+
+        Returns
+        -------
+        self
+        """
+        return super().set_output(transform=transform)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -2,14 +2,22 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
-from sklearn.base import clone  # noqa: E402
+import numpy as np
+import pytest
+from sklearn.base import clone
 
-from tdadp.topology import (PairwiseDistance, PersistenceDiagram, PersistentHomology,  # noqa
-                            bottleneck_distance, log_diagram, pairwise_distance,
-                            plot_diagram, plot_matching, shift_invariant_bottleneck,
-                            wasserstein_distance)
+from tdadp.topology import (
+    PairwiseDistance,
+    PersistenceDiagram,
+    PersistentHomology,
+    bottleneck_distance,
+    log_diagram,
+    pairwise_distance,
+    plot_diagram,
+    plot_matching,
+    shift_invariant_bottleneck,
+    wasserstein_distance,
+)
 
 
 def diagrams(seed, n=4):
@@ -29,15 +37,21 @@ def test_matrices_match_the_functions(metric, func):
     Ds = diagrams(0)
     est = PairwiseDistance(metric=metric).fit(Ds)
     out = est.transform(Ds[:2])
-    assert set(out) == {0, 1} and out[1].shape == (2, 4)
-    for k in (0, 1):
+    # (n_samples, n_fitted, n_dims), the last axis in the order of homology_dimensions_
+    assert out.shape == (2, 4, 2) and est.homology_dimensions_ == (0, 1)
+    for a, k in enumerate(est.homology_dimensions_):
         for i in range(2):
             for j in range(4):
-                assert out[k][i, j] == func(Ds[i], Ds[j], homology_dimension=k)
+                assert out[i, j, a] == func(Ds[i], Ds[j], homology_dimension=k)
     sym = clone(est).fit_transform(Ds)
-    assert np.allclose(sym[1], sym[1].T) and np.all(np.diag(sym[1]) == 0)
+    assert sym.shape == (4, 4, 2)
+    assert np.allclose(sym[..., 1], sym[..., 1].T) and np.all(np.diag(sym[..., 1]) == 0)
     # hera's auction (Wasserstein) is within a factor 1 + delta, not exactly symmetric
-    np.testing.assert_allclose(sym[1][:2], out[1], rtol=0 if metric == "bottleneck" else 0.02)
+    np.testing.assert_allclose(sym[:2], out, rtol=0 if metric == "bottleneck" else 0.02)
+    # the function keeps the dict form, with the same values
+    twin = pairwise_distance(Ds[:2], Ds, metric=metric)
+    for a, k in enumerate(est.homology_dimensions_):
+        np.testing.assert_array_equal(twin[k], out[..., a])
 
 
 def test_shift_invariant_and_log_scale():
@@ -46,14 +60,14 @@ def test_shift_invariant_and_log_scale():
     est = PairwiseDistance(metric="shift_invariant_bottleneck", log_scale=True,
                            homology_dimensions=1, metric_params={"method": "exact"})
     out = est.fit(Ds).transform(scaled)
-    assert list(out) == [1]
-    assert np.allclose(np.diag(out[1]), 0.0, atol=1e-12)
-    assert out[1][0, 1] == shift_invariant_bottleneck(
+    assert out.shape == (3, 3)  # one dimension: a plain (n_samples, n_fitted) matrix
+    assert np.allclose(np.diag(out), 0.0, atol=1e-12)
+    assert out[0, 1] == shift_invariant_bottleneck(
         log_diagram(scaled[0]), log_diagram(Ds[1]), homology_dimension=1)[0]
     # H0 of log diagrams: -inf births, closed form
     out0 = PairwiseDistance("shift_invariant_bottleneck", homology_dimensions=0,
                             log_scale=True).fit(Ds).transform(scaled)
-    assert np.allclose(np.diag(out0[0]), 0.0, atol=1e-12)
+    assert np.allclose(np.diag(out0), 0.0, atol=1e-12)
     assert pairwise_distance(Ds, metric="bottleneck", homology_dimensions=None)[1].shape == (3, 3)
 
 
@@ -63,8 +77,12 @@ def test_bad_parameters():
         PairwiseDistance(metric="cosine").fit(Ds)
     with pytest.raises(ValueError, match="metric_params"):
         PairwiseDistance(metric_params={"order": 2}).fit(Ds)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="'homology_dimensions' parameter"):
         PairwiseDistance(homology_dimensions=(-1,)).fit(Ds)
+    with pytest.raises(ValueError, match="'log_scale' parameter"):
+        PairwiseDistance(log_scale=1).fit(Ds)
+    with pytest.raises(ValueError, match="'metric' parameter of pairwise_distance"):
+        pairwise_distance(Ds, metric="cosine")
 
 
 def test_plots():
@@ -104,15 +122,14 @@ def test_pipeline_from_latent_sampler():
                          AdjacencySpectralEmbedding(n_components=3),
                          PersistentHomology(),
                          PairwiseDistance(metric="shift_invariant_bottleneck", log_scale=True))
-    out = pipe.fit_transform(3)
-    assert set(out) == {0, 1}
-    assert out[1].shape == (3, 3) and np.allclose(out[1], out[1].T)
-    assert np.all(np.isfinite(out[1])) and np.all(out[1][~np.eye(3, dtype=bool)] > 0)
+    out = pipe.fit_transform(3)[..., 1]  # H1, the second of homology_dimensions_ (0, 1)
+    assert out.shape == (3, 3) and np.allclose(out, out.T)
+    assert np.all(np.isfinite(out)) and np.all(out[~np.eye(3, dtype=bool)] > 0)
 
 
 def test_prop2_smoke_shift_invariance_helps_on_flipped_graph():
     _core()
-    from tdadp import (adjacency_spectral_embedding, circle, edge_flip, sample_grdpg)
+    from tdadp import adjacency_spectral_embedding, circle, edge_flip, sample_grdpg
 
     X = circle(300, random_state=0)
     A = sample_grdpg(X, random_state=1)

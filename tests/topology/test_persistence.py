@@ -3,8 +3,13 @@ import numpy as np
 import pytest
 from sklearn.base import clone
 
-from tdadp.topology import (PersistenceDiagram, PersistentHomology, bottleneck_distance,
-                            estimate_rips_memory, persistence_diagram)
+from tdadp.topology import (
+    PersistenceDiagram,
+    PersistentHomology,
+    bottleneck_distance,
+    estimate_rips_memory,
+    persistence_diagram,
+)
 
 
 def noisy_circle(n, seed=0, r=1.0):
@@ -90,11 +95,40 @@ def test_memory_refusal_is_upfront_and_clear():
 
 @pytest.mark.parametrize("kwargs", [
     {"complex": "cech"}, {"homology_dimensions": (-1,)}, {"homology_dimensions": ()},
-    {"max_edge_length": 0}, {"alpha_scale": "area"}, {"coeff": 4}, {"max_memory": -1},
+    {"homology_dimensions": "01"}, {"max_edge_length": 0}, {"max_edge_length": np.nan},
+    {"alpha_scale": "area"}, {"coeff": 4}, {"coeff": 2.0}, {"coeff": True},
+    {"max_memory": -1}, {"n_jobs": 0}, {"n_jobs": 1.5},
 ])
 def test_bad_parameters(kwargs):
-    with pytest.raises(ValueError):
+    (name,) = kwargs
+    with pytest.raises(ValueError, match=f"'{name}' parameter of PersistentHomology"):
         PersistentHomology(**kwargs).fit(noisy_circle(10))
+    with pytest.raises(ValueError, match=f"'{name}' parameter of persistence_diagram"):
+        persistence_diagram(noisy_circle(10), **kwargs)
+
+
+@pytest.mark.parametrize("complex", ["alpha", "rips"])
+@pytest.mark.parametrize("coeff", [131, 251, 65_521, 65_537, 1_000_003, 2**31 - 1])
+def test_primes_beyond_ripsers_coefficient_field_are_refused(complex, coeff):
+    # Measured on ripser 0.6.15: 131 and 251 abort the interpreter (std::bad_alloc), 65,521
+    # aborts (std::length_error), 65,537 returns wrong diagrams, 1,000,003 hangs and so does
+    # 2**31 - 1 (or aborts); refused before any computation, on both complexes.
+    with pytest.raises(ValueError, match="'coeff' parameter.*prime number at most 127"):
+        persistence_diagram(noisy_circle(20), complex=complex, coeff=coeff)
+
+
+def test_the_largest_supported_prime_gives_the_diagrams_of_gudhi():
+    X = np.random.default_rng(3).normal(size=(25, 3))
+    D = persistence_diagram(X, complex="rips", homology_dimensions=(0, 1, 2), coeff=127)
+    st = gudhi.RipsComplex(points=X.astype(np.float32).astype(float)).create_simplex_tree(
+        max_dimension=3)
+    st.compute_persistence(homology_coeff_field=127, persistence_dim_max=True)
+    for k in (1, 2):
+        ref = np.asarray(st.persistence_intervals_in_dimension(k)).reshape(-1, 2)
+        ref = ref[ref[:, 0] != ref[:, 1]]
+        np.testing.assert_allclose(np.sort(D[k], axis=0), np.sort(ref, axis=0), rtol=1e-6)
+    assert persistence_diagram(X, complex="alpha", coeff=127) == persistence_diagram(
+        X, complex="alpha", coeff=2)  # no torsion in a random cloud
 
 
 def test_bad_clouds():
@@ -104,3 +138,24 @@ def test_bad_clouds():
         persistence_diagram(np.zeros(5))
     with pytest.raises(ValueError, match="empty"):
         persistence_diagram(np.zeros((0, 2)))
+
+
+@pytest.mark.parametrize("cloud, error, match", [
+    (noisy_circle(10) + 1j, ValueError, "Complex data not supported"),
+    (noisy_circle(10).astype(complex), ValueError, "Complex data not supported"),
+    (np.array([[1 + 2j, 0.0]] * 5, dtype=object), ValueError, "Complex data"),
+    (noisy_circle(10).astype(str), TypeError, "strings"),
+    (np.array([["1.5", 0.0]] * 5, dtype=object), TypeError, "strings"),
+    (np.array([[{"a": 1}, 0.0]] * 5, dtype=object), TypeError, "must be a string or a real"),
+    (noisy_circle(10).astype("datetime64[s]"), TypeError, "numeric"),
+])
+def test_complex_and_string_clouds_are_refused(cloud, error, match):
+    with pytest.raises(error, match=match):
+        persistence_diagram(cloud)
+    with pytest.raises(error, match=match):
+        PersistentHomology().fit(cloud)
+
+
+def test_object_array_of_numbers_is_a_cloud():
+    X = noisy_circle(30)
+    assert persistence_diagram(X.astype(object)) == persistence_diagram(X)
