@@ -46,9 +46,23 @@ class GraphArray(np.ndarray):
         self.nodes = None
         self.guarantee = None
 
+    def __array_wrap__(self, obj, context=None, return_scalar=False):
+        # Reductions (A.sum(), A.mean()) are numbers, not graphs.
+        if return_scalar:
+            return obj[()]
+        return super().__array_wrap__(obj, context, return_scalar)
+
     def copy(self, order="C"):
         out = super().copy(order=order)
         out.nodes, out.guarantee = self.nodes, self.guarantee
+        return out
+
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        out = self.copy()
+        out.nodes = None if self.nodes is None else list(self.nodes)
         return out
 
     def __reduce__(self):
