@@ -7,7 +7,7 @@ since hera does not know -inf births and gudhi's wrapper leaves their convention
 
 from __future__ import annotations
 
-import numbers
+import math
 
 import gudhi
 import numpy as np
@@ -16,15 +16,21 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import maximum_bipartite_matching
 from scipy.spatial import cKDTree
 
+from ..utils._params import Interval, check_param
 from ._diagram import PersistenceDiagram, as_diagram
-from ._parts import Parts
+from ._parts import Parts, normalizing_exponent
 
 __all__ = ["bottleneck_distance", "wasserstein_distance", "finite_bottleneck",
-           "resolve_pair"]
+           "resolve_pair", "ADDITIVE_ERROR"]
 
 # gudhi's default e (the smallest positive double) is an additive error: a result below this
-# threshold can only come from equal diagrams (coordinates are never that close otherwise).
+# threshold can only come from equal diagrams. Diagrams reach gudhi normalised (largest
+# coordinate in [0.5, 1), see normalizing_exponent), so the threshold is relative to the
+# largest coordinate, far below the resolution of its float64 differences.
 _ZERO_SNAP = 1e-290
+
+# The additive error of gudhi's bottleneck: None (exact) or a finite non-negative number.
+ADDITIVE_ERROR = [None, Interval("real", 0, None, "left")]
 
 
 def covers_all(i, j, n_rows, n_cols):
@@ -35,22 +41,22 @@ def covers_all(i, j, n_rows, n_cols):
     return bool((maximum_bipartite_matching(G, perm_type="column") >= 0).all())
 
 
-def _covers(N, aN, O, eps, strict):
+def _covers(N, aN, M, eps, strict):
     """Whether every point of N that cannot go to the diagonal at level eps can be matched
-    into O within eps (all with cost <= eps, or < eps when ``strict``)."""
+    into M within eps (all with cost <= eps, or < eps when ``strict``)."""
     needy = np.flatnonzero(aN >= eps if strict else aN > eps)
     if needy.size == 0:
         return True
-    if O.shape[0] == 0:
+    if M.shape[0] == 0:
         return False
     R = N[needy]
-    pairs = cKDTree(R).sparse_distance_matrix(cKDTree(O), eps * (1 + 1e-9) + 1e-300,
+    pairs = cKDTree(R).sparse_distance_matrix(cKDTree(M), eps * (1 + 1e-9) + 1e-300,
                                               p=np.inf, output_type="ndarray")
     i, j = pairs["i"].astype(np.int64), pairs["j"].astype(np.int64)
-    cost = np.max(np.abs(R[i] - O[j]), axis=1)  # the same arithmetic as the verification
+    cost = np.max(np.abs(R[i] - M[j]), axis=1)  # the same arithmetic as the verification
     keep = cost < eps if strict else cost <= eps
     i, j = i[keep], j[keep]
-    return covers_all(i, j, needy.size, O.shape[0])
+    return covers_all(i, j, needy.size, M.shape[0])
 
 
 def _feasible(P, Q, eps, strict=False):
@@ -103,10 +109,6 @@ def resolve_pair(D1, D2, homology_dimension):
     if homology_dimension is None:
         dims = tuple(sorted(set(D1.homology_dimensions) | set(D2.homology_dimensions)))
         return dims, [(D1.get(k), D2.get(k)) for k in dims], True
-    if isinstance(homology_dimension, bool) or not isinstance(homology_dimension,
-                                                              numbers.Integral):
-        raise ValueError(f"homology_dimension must be an int or None, got "
-                         f"{homology_dimension!r}.")
     k = int(homology_dimension)
     if k not in D1 and k not in D2:
         raise ValueError(f"homology dimension {k} is in neither diagram (they have "
@@ -170,10 +172,12 @@ def _finite_matching(P, Q, value):
 
 
 def _bottleneck_pair(X, Y, e, matching):
-    P1, P2 = Parts(X), Parts(Y)
+    # Computed on the diagrams scaled by an exact power of two (see normalizing_exponent).
+    k = normalizing_exponent(X, Y)
+    P1, P2 = Parts(np.ldexp(X, -k)), Parts(np.ldexp(Y, -k))
     inf_cost = _infinite_bottleneck(P1, P2)
-    fin = finite_bottleneck(P1.finite, P2.finite, e)
-    value = max(fin, inf_cost)
+    fin = finite_bottleneck(P1.finite, P2.finite, None if e is None else math.ldexp(e, -k))
+    value = math.ldexp(max(fin, inf_cost), k)
     if not matching:
         return value
     if not np.isfinite(value):
@@ -216,14 +220,21 @@ def bottleneck_distance(D1, D2, homology_dimension=None, matching=False, e=None)
         is infinite (every matching is then optimal). For several dimensions, a dict
         ``dimension -> matching``.
     e : float, optional
-        Additive error passed to :func:`gudhi.bottleneck_distance`. The default (None, the
-        smallest positive double) is exact up to the last bits of the mantissa and fast; 0
-        selects hera's slower exact algorithm.
+        Additive error (a finite number >= 0) passed to :func:`gudhi.bottleneck_distance`.
+        The default (None, the smallest positive double) is exact up to the last bits of the
+        mantissa and fast; 0 selects hera's slower exact algorithm.
 
     Returns
     -------
     distance : float
     matching : ndarray or dict, only if ``matching=True``
+
+    Notes
+    -----
+    The distance is positively homogeneous, so the diagrams are compared after scaling by the
+    power of two that brings their largest finite coordinate into [0.5, 1), an exact
+    operation in floating point: coordinates up to the largest double (1.8e308) give the
+    exact distance instead of overflowing in differences.
 
     References
     ----------
@@ -240,6 +251,9 @@ def bottleneck_distance(D1, D2, homology_dimension=None, matching=False, e=None)
     >>> bottleneck_distance(D, D)
     0.0
     """
+    check_param(homology_dimension, [None, "nonnegative_int"], "homology_dimension")
+    check_param(matching, ["boolean"], "matching")
+    check_param(e, ADDITIVE_ERROR, "e")
     dims, pairs, per_dim = resolve_pair(D1, D2, homology_dimension)
     results = [_bottleneck_pair(X, Y, e, matching) for X, Y in pairs]
     if not matching:
@@ -267,6 +281,7 @@ def _same_multiset(A, B):
 
 
 def _wasserstein_pair(X, Y, order, internal_p, delta):
+    """Sum of the q-th powers of the optimal costs (for arrays already normalised)."""
     P1, P2 = Parts(X), Parts(Y)
     inf_part = _infinite_wasserstein(P1, P2, order)
     A, B = P1.finite, P2.finite
@@ -295,7 +310,7 @@ def wasserstein_distance(D1, D2, homology_dimension=None, order=1.0, internal_p=
     homology_dimension : int, optional
         Compare this dimension only (default: all dimensions jointly).
     order : float, default=1
-        The exponent q >= 1 (use :func:`bottleneck_distance` for q = inf).
+        The exponent q, a finite number >= 1 (use :func:`bottleneck_distance` for q = inf).
     internal_p : float, default=inf
         Ground norm on the plane, in [1, inf].
     delta : float, default=0.01
@@ -306,21 +321,34 @@ def wasserstein_distance(D1, D2, homology_dimension=None, order=1.0, internal_p=
     -------
     float
 
+    Raises
+    ------
+    ValueError
+        If the sum of q-th powers leaves the range of float64 (a very large ``order``).
+
+    Notes
+    -----
+    As for :func:`bottleneck_distance`, the diagrams are scaled by one power of two (exact)
+    bringing their largest finite coordinate into [0.5, 1): costs are then at most 2 in
+    L_inf, and their q-th powers cannot overflow for coordinates near 1e200, nor hang hera's
+    auction.
+
     References
     ----------
     .. [1] M. Kerber, D. Morozov and A. Nigmetov, "Geometry helps to compare persistence
        diagrams", ACM J. Exp. Algorithmics 22, 2017.
     """
-    order = float(order)
-    if not (np.isfinite(order) and order >= 1):
-        raise ValueError(f"order must be a finite number >= 1, got {order}; use "
-                         "bottleneck_distance for order = inf.")
-    internal_p = float(internal_p)
-    if not internal_p >= 1:
-        raise ValueError(f"internal_p must lie in [1, inf], got {internal_p}.")
-    delta = float(delta)
-    if not (np.isfinite(delta) and delta > 0):
-        raise ValueError(f"delta must be a positive number, got {delta}.")
+    check_param(homology_dimension, [None, "nonnegative_int"], "homology_dimension")
+    check_param(order, [Interval("real", 1, None, "left")], "order")
+    check_param(internal_p, [Interval("real", 1, math.inf, "both")], "internal_p")
+    check_param(delta, [Interval("real", 0, None, "neither")], "delta")
+    order, internal_p, delta = float(order), float(internal_p), float(delta)
     _, pairs, _ = resolve_pair(D1, D2, homology_dimension)
-    total = sum(_wasserstein_pair(X, Y, order, internal_p, delta) for X, Y in pairs)
-    return float(total ** (1.0 / order))
+    k = normalizing_exponent(*(Z for pair in pairs for Z in pair))
+    total = sum(_wasserstein_pair(np.ldexp(X, -k), np.ldexp(Y, -k), order, internal_p, delta)
+                for X, Y in pairs)
+    counts_match = all(Parts(X).counts() == Parts(Y).counts() for X, Y in pairs)
+    if counts_match and not np.isfinite(total):
+        raise ValueError(f"the sum of costs to the power order={order:g} overflows float64; "
+                         "use a smaller order (or bottleneck_distance for the limit).")
+    return math.ldexp(float(total ** (1.0 / order)), k)

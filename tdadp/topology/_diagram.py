@@ -261,7 +261,7 @@ class PersistenceDiagram(Mapping):
         """
         if isinstance(dgms, Mapping) and "dgms" in dgms:
             dgms = dgms["dgms"]
-        data = {k: v for k, v in enumerate(dgms)}
+        data = dict(enumerate(dgms))
         if homology_dimensions is not None:
             dims = (homology_dimensions,) if isinstance(homology_dimensions,
                                                         numbers.Integral) else homology_dimensions

@@ -16,9 +16,32 @@ every convex cost of |x - y|), whatever the shift, since a shift moves all of th
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-__all__ = ["Parts"]
+__all__ = ["Parts", "normalizing_exponent"]
+
+
+def normalizing_exponent(*arrays):
+    """The k for which ``2**-k`` times the largest finite |coordinate| lies in [0.5, 1).
+
+    Every distance of this package is positively homogeneous (d(cX, cY) = c d(X, Y)), and
+    scaling by a power of two is exact in binary floating point, so the distances are computed
+    on ``np.ldexp(X, -k)`` and scaled back by ``2**k``: the same bits as without scaling for
+    ordinary coordinates, while coordinates near 1e200 no longer overflow in differences or
+    q-th powers (nor hang hera's auction), and coordinates near 1e-300 no longer fall under
+    absolute thresholds. Only coordinates below about 1e-308 times the largest one lose bits
+    (they become subnormal), the limit of float64 itself. 0 when no coordinate is finite and
+    non-zero.
+    """
+    largest = 0.0
+    for X in arrays:
+        X = np.asarray(X, dtype=np.float64)
+        finite = np.abs(X[np.isfinite(X)])
+        if finite.size:
+            largest = max(largest, float(finite.max()))
+    return math.frexp(largest)[1] if largest > 0 else 0
 
 
 class Parts:

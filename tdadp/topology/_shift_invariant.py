@@ -67,13 +67,20 @@ cannot pass it.
 
 from __future__ import annotations
 
-import numbers
+import math
 
 import numpy as np
 from scipy.spatial import cKDTree
 
-from ._bottleneck import _bottleneck_pair, covers_all, finite_bottleneck, resolve_pair
-from ._parts import Parts
+from ..utils._params import Interval, Options, check_param
+from ._bottleneck import (
+    ADDITIVE_ERROR,
+    _bottleneck_pair,
+    covers_all,
+    finite_bottleneck,
+    resolve_pair,
+)
+from ._parts import Parts, normalizing_exponent
 
 __all__ = ["shift_invariant_bottleneck", "ShiftInvariantResult"]
 
@@ -268,25 +275,25 @@ class _PointBound:
         return best
 
 
-def _interval_covers(N, aN, O, aO_unused, c0, half, v, sign):
+def _interval_covers(N, aN, M, c0, half, v, sign):
     """Can every point of N at least v from the diagonal match, within cost < v for some
-    shift of [c0 - half, c0 + half], a distinct point of O? (N shifted by sign * s.)"""
+    shift of [c0 - half, c0 + half], a distinct point of M? (N shifted by sign * s.)"""
     needy = np.flatnonzero(aN >= v)
     if needy.size == 0:
         return True
-    if O.shape[0] == 0:
+    if M.shape[0] == 0:
         return False
     R = N[needy] + sign * c0
     # cost over the interval = |da| + max(0, |dmid - c0| - half) <= L_inf cost at c0, and
     # the L_inf cost at c0 is at most that + half: query a ball of radius v + half.
-    pairs = cKDTree(R).sparse_distance_matrix(cKDTree(O), v + half, p=np.inf,
+    pairs = cKDTree(R).sparse_distance_matrix(cKDTree(M), v + half, p=np.inf,
                                               output_type="ndarray")
     i, j = pairs["i"].astype(np.int64), pairs["j"].astype(np.int64)
-    d = O[j] - R[i]
+    d = M[j] - R[i]
     dmid, da = (d[:, 0] + d[:, 1]) / 2, (d[:, 1] - d[:, 0]) / 2
     keep = np.abs(da) + np.maximum(0.0, np.abs(dmid) - half) < v
     i, j = i[keep], j[keep]
-    return covers_all(i, j, needy.size, O.shape[0])
+    return covers_all(i, j, needy.size, M.shape[0])
 
 
 def _below_somewhere(prob, x0, x1, v):
@@ -303,8 +310,8 @@ def _below_somewhere(prob, x0, x1, v):
         return False
     for P, Q in prob.fin:
         aP, aQ = (P[:, 1] - P[:, 0]) / 2, (Q[:, 1] - Q[:, 0]) / 2
-        if not (_interval_covers(P, aP, Q, aQ, c0, half, v, 1.0)
-                and _interval_covers(Q, aQ, P, aP, c0, half, v, -1.0)):
+        if not (_interval_covers(P, aP, Q, c0, half, v, 1.0)
+                and _interval_covers(Q, aQ, P, c0, half, v, -1.0)):
             return False
     return True
 
@@ -449,22 +456,11 @@ def _candidates(prob, sigma, lb, ub):
     S, V = np.concatenate(S), np.concatenate(V)
     inside = np.zeros(S.size, dtype=bool)
     for s0, s1 in sigma:
-        inside |= (S >= s0 - prob.fp) & (S <= s1 + prob.fp)
-    keep = inside & (V >= lb - prob.fp) & (V < ub)
+        inside |= (s0 - prob.fp <= S) & (s1 + prob.fp >= S)
+    keep = inside & (lb - prob.fp <= V) & (ub > V)
     S, V = S[keep], V[keep]
     order = np.lexsort((S, V))
     return S[order], V[order]
-
-
-def _check_tol(tol):
-    if tol is None:
-        return None
-    if isinstance(tol, bool) or not isinstance(tol, (numbers.Real, np.floating)):
-        raise ValueError(f"tol must be a non-negative number or None, got {tol!r}.")
-    tol = float(tol)
-    if not (tol >= 0 and np.isfinite(tol)):
-        raise ValueError(f"tol must be a non-negative finite number, got {tol}.")
-    return tol
 
 
 def shift_invariant_bottleneck(D1, D2, tol=None, method="auto", homology_dimension=None,
@@ -482,9 +478,9 @@ def shift_invariant_bottleneck(D1, D2, tol=None, method="auto", homology_dimensi
     D1, D2 : PersistenceDiagram or (k, 2) array_like
         Diagrams (births may be -inf, deaths inf).
     tol : float, optional
-        Certified method: stop when ``upper - lower <= tol``. Default: 1e-6 times the largest
-        half-persistence of the finite points (or 1e-9 when there is none). Ignored by the
-        exact method.
+        Certified method: stop when ``upper - lower <= tol`` (a finite number >= 0). Default:
+        1e-6 times the largest half-persistence of the finite points (or 1e-9 times the
+        largest coordinate when there is none). Ignored by the exact method.
     method : {"auto", "exact", "certified"}, default="auto"
         ``"exact"``: branch and bound followed by an exhaustive scan of the candidate shifts
         that could still improve (see Notes); exact up to float rounding. ``"certified"``:
@@ -499,7 +495,8 @@ def shift_invariant_bottleneck(D1, D2, tol=None, method="auto", homology_dimensi
         Let the certified method drop points of half-persistence below ``tol / 4`` (their
         effect is accounted for in the bounds).
     e : float, optional
-        Passed to :func:`gudhi.bottleneck_distance` (default: its near-exact fast mode).
+        Additive error (finite, >= 0) passed to :func:`gudhi.bottleneck_distance` (default:
+        its near-exact fast mode).
 
     Returns
     -------
@@ -517,7 +514,10 @@ def shift_invariant_bottleneck(D1, D2, tol=None, method="auto", homology_dimensi
     with birth -inf (log-scale H0) match each other by sorted log deaths, at cost
     |delta_i - s|; with only such points W_SI = (max delta - min delta) / 2 at shift
     (max delta + min delta) / 2. See the module source for the proofs of the bracket, of the
-    pruning bounds and of the exact candidate scan.
+    pruning bounds and of the exact candidate scan. W_SI is positively homogeneous: it is
+    computed on the diagrams scaled by the power of two that brings their largest finite
+    coordinate into [0.5, 1) (exact in floating point), so that coordinates up to 1.8e308
+    do not overflow.
 
     References
     ----------
@@ -536,13 +536,26 @@ def shift_invariant_bottleneck(D1, D2, tol=None, method="auto", homology_dimensi
     >>> d, s
     (0.0, -0.5)
     """
-    if method not in ("auto", "exact", "certified"):
-        raise ValueError(f"method must be 'auto', 'exact' or 'certified', got {method!r}.")
-    tol = _check_tol(tol)
-    if isinstance(max_evaluations, bool) or not isinstance(max_evaluations, numbers.Integral) \
-            or max_evaluations < 1:
-        raise ValueError(f"max_evaluations must be a positive integer, got {max_evaluations!r}.")
+    check_param(method, [Options("auto", "exact", "certified")], "method")
+    check_param(tol, [None, Interval("real", 0, None, "left")], "tol")
+    check_param(homology_dimension, [None, "nonnegative_int"], "homology_dimension")
+    check_param(max_evaluations, ["positive_int"], "max_evaluations")
+    check_param(prune, ["boolean"], "prune")
+    check_param(e, ADDITIVE_ERROR, "e")
     _, pairs, _ = resolve_pair(D1, D2, homology_dimension)
+    # W_SI(cD1, cD2) = c W_SI(D1, D2) at shift c s: solved on the diagrams scaled by an exact
+    # power of two (see normalizing_exponent), so that no difference overflows.
+    k = normalizing_exponent(*(Z for pair in pairs for Z in pair))
+    pairs = [(np.ldexp(X, -k), np.ldexp(Y, -k)) for X, Y in pairs]
+    res = _solve(pairs, None if tol is None else math.ldexp(tol, -k), method,
+                 max_evaluations, prune, None if e is None else math.ldexp(e, -k))
+    return ShiftInvariantResult(*(math.ldexp(v, k) for v in (res.distance, res.shift,
+                                                              res.lower, res.upper)),
+                                res.method, res.n_evaluations)
+
+
+def _solve(pairs, tol, method, max_evaluations, prune, e):
+    """:func:`shift_invariant_bottleneck` on validated, normalised per-dimension pairs."""
     prob = _Problem(pairs, e=e)
     if method == "auto":
         method = "exact" if prob.n_pairs() <= _EXACT_MAX_PAIRS else "certified"

@@ -36,7 +36,7 @@ def test_equality_is_multiset():
     B = PersistenceDiagram({0: [[0, 2], [0, 1]]})
     C = PersistenceDiagram({0: [[0, 2], [0, 1.5]]})
     assert A == B and A != C
-    assert A != PersistenceDiagram({0: [[0, 1], [0, 2]], 1: []})
+    assert PersistenceDiagram({0: [[0, 1], [0, 2]], 1: []}) != A
 
 
 def test_shift_scale_select_drop():

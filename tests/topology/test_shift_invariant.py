@@ -1,11 +1,16 @@
-from gudhi import hera
 import numpy as np
 import pytest
+from gudhi import hera
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tdadp.topology import (PersistenceDiagram, bottleneck_distance, log_diagram,
-                            persistence_diagram, shift_invariant_bottleneck)
+from tdadp.topology import (
+    PersistenceDiagram,
+    bottleneck_distance,
+    log_diagram,
+    persistence_diagram,
+    shift_invariant_bottleneck,
+)
 
 
 def random_diagram(rng, n, scale=3.0):
