@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 from scipy.spatial import cKDTree
+from sklearn.neighbors import KernelDensity
 
 __all__ = ["knn_distances", "knn_graph_edges", "radius_graph_edges", "log_dtm_density",
            "log_kde_density", "edges_to_csr"]
@@ -122,8 +123,6 @@ def log_dtm_density(distances, dim):
 
 def log_kde_density(X, bandwidth):
     """Logarithm of a Gaussian kernel density estimate (scikit-learn's ``KernelDensity``)."""
-    from sklearn.neighbors import KernelDensity
-
     kde = KernelDensity(kernel="gaussian", bandwidth=bandwidth, rtol=1e-6)
     return kde.fit(X).score_samples(X)
 

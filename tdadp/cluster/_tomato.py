@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import numbers
 import warnings
 
@@ -11,6 +12,7 @@ from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.utils.validation import check_is_fitted
 
 from ..utils._batch import join_batch, map_items, split_batch
+from ..utils._params import Interval, Options, ParamsMixin, Rule, check_param
 from ._density import (
     knn_distances,
     knn_graph_edges,
@@ -31,90 +33,59 @@ __all__ = ["ToMATo", "tomato"]
 _DENSITIES = ("logDTM", "DTM", "logKDE", "KDE")
 _GRAPHS = ("knn", "radius")
 
+# scipy's k-d tree takes -1 (all cores) or a positive number of workers.
+_WORKERS = Rule("-1 or a positive int",
+                lambda v: isinstance(v, (numbers.Integral, np.integer))
+                and not isinstance(v, (bool, np.bool_)) and (v == -1 or v >= 1))
+
+_CUT = {
+    "n_clusters": [None, "positive_int"],
+    "merge_threshold": [None, Interval("real", 0, math.inf, "both")],
+}
 
 
-def _check_cut(n_clusters, tau):
-    if n_clusters is not None:
-        if isinstance(n_clusters, bool) or not isinstance(n_clusters, numbers.Integral):
-            raise ValueError(f"n_clusters must be a positive integer or None, got {n_clusters!r}.")
-        if n_clusters < 1:
-            raise ValueError(f"n_clusters must be at least 1, got {n_clusters}.")
-    if tau is not None:
-        if isinstance(tau, bool) or not isinstance(tau, numbers.Real) or np.isnan(tau):
-            raise ValueError(f"merge_threshold must be a non-negative number or None, got {tau!r}.")
-        if tau < 0:
-            raise ValueError(f"merge_threshold must be non-negative, got {tau}.")
-    if n_clusters is not None and tau is not None:
+def _check_cut(n_clusters, merge_threshold, owner=None):
+    check_param(n_clusters, _CUT["n_clusters"], "n_clusters", owner)
+    check_param(merge_threshold, _CUT["merge_threshold"], "merge_threshold", owner)
+    if n_clusters is not None and merge_threshold is not None:
         raise ValueError("give n_clusters or merge_threshold, not both.")
 
 
-def _check_params(params, n_samples, n_features):
-    """Validate the ToMATo settings; return the resolved ones."""
-    n_clusters = params["n_clusters"]
-    tau = params["merge_threshold"]
-    _check_cut(n_clusters, tau)
-    density = params["density"]
-    if density not in _DENSITIES:
-        raise ValueError(f"density must be one of {_DENSITIES}, got {density!r}.")
-    graph = params["graph"]
-    if graph not in _GRAPHS:
-        raise ValueError(f"graph must be one of {_GRAPHS}, got {graph!r}.")
+def _neighbours(requested, n_samples, name, why):
+    """``requested`` neighbours, clamped to the ``n_samples - 1`` other points (warned)."""
+    if requested <= n_samples - 1:
+        return int(requested)
+    warnings.warn(
+        f"{name}={requested} neighbours need at least {requested + 1} points ({why}), got "
+        f"n_samples={n_samples}: using {name}={n_samples - 1} (n_samples - 1). Set {name} "
+        "below n_samples to silence this warning.", UserWarning, stacklevel=4)
+    return n_samples - 1
+
+
+def _resolve(params, n_samples, n_features):
+    """The settings of one fit: parameters validated, neighbour counts fitted to the data."""
+    _check_cut(params["n_clusters"], params["merge_threshold"], "ToMATo")
+    if params["graph"] == "radius" and params["radius"] is None:
+        raise ValueError("graph='radius' needs a radius (a positive number).")
+    uses_dtm = params["density"] in ("logDTM", "DTM")
     k = params["k"]
-    if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
-        raise ValueError(f"k must be a positive integer, got {k!r}.")
+    if params["graph"] == "knn":
+        k = _neighbours(k, n_samples, "k", "the k-nearest-neighbour graph")
+    else:
+        k = min(k, n_samples - 1)  # unused by the radius graph
     density_k = params["density_k"]
     if density_k is None:
         # Twice the graph's k smooths the log-density enough for the prominences of noise to
         # stay well below those of real modes (tuned on ring-shaped clusters of spectral
         # embeddings); capped by the sample size so that small inputs still run.
-        density_k = max(min(2 * int(k), n_samples - 1), 1)
-    elif (isinstance(density_k, bool) or not isinstance(density_k, numbers.Integral)
-          or density_k < 1):
-        raise ValueError(f"density_k must be a positive integer or None, got {density_k!r}.")
-    radius = params["radius"]
-    if graph == "radius":
-        if radius is None:
-            raise ValueError("graph='radius' needs a radius (a positive number).")
-    if radius is not None:
-        if (isinstance(radius, bool) or not isinstance(radius, numbers.Real)
-                or not np.isfinite(radius) or radius <= 0):
-            raise ValueError(f"radius must be a positive finite number, got {radius!r}.")
-    bandwidth = params["bandwidth"]
-    if bandwidth is None:
-        bandwidth = "scott"
-    elif isinstance(bandwidth, str):
-        if bandwidth not in ("scott", "silverman"):
-            raise ValueError(
-                f"bandwidth must be a positive number, 'scott' or 'silverman', got {bandwidth!r}."
-            )
-    elif (isinstance(bandwidth, bool) or not isinstance(bandwidth, numbers.Real)
-          or not np.isfinite(bandwidth) or bandwidth <= 0):
-        raise ValueError(f"bandwidth must be a positive finite number, got {bandwidth!r}.")
-    dim = params["dim"]
-    if dim is None:
-        dim = n_features
-    elif (isinstance(dim, bool) or not isinstance(dim, numbers.Real) or not np.isfinite(dim)
-          or dim <= 0):
-        raise ValueError(f"dim must be a positive number or None, got {dim!r}.")
-    n_jobs = params["n_jobs"]
-    if n_jobs is not None and (isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral)
-                               or n_jobs == 0 or n_jobs < -1):
-        raise ValueError(f"n_jobs must be None, -1 or a positive integer, got {n_jobs!r}.")
-    # The k-nearest-neighbour graph and the DTM need that many *other* points.
-    needed = 0
-    if graph == "knn":
-        needed = int(k)
-    if density in ("logDTM", "DTM"):
-        needed = max(needed, density_k)
-    if n_samples < max(2, needed + 1):
-        raise ValueError(
-            f"ToMATo needs more points than neighbours: got n_samples={n_samples}, but "
-            f"k={k}" + (f", density_k={density_k}" if params["density_k"] is not None else "")
-            + f" needs at least {max(2, needed + 1)} points; lower k (and density_k)."
-        )
-    return dict(n_clusters=n_clusters, merge_threshold=tau, density=density, graph=graph,
-                k=int(k), density_k=int(density_k), radius=radius, bandwidth=bandwidth,
-                dim=float(dim), n_jobs=n_jobs)
+        density_k = min(2 * k, n_samples - 1)
+    elif uses_dtm:
+        density_k = _neighbours(density_k, n_samples, "density_k", "the DTM density")
+    else:
+        density_k = min(density_k, n_samples - 1)  # unused by the kernel density
+    return dict(params, k=k, density_k=int(density_k),
+                bandwidth="scott" if params["bandwidth"] is None else params["bandwidth"],
+                dim=float(n_features if params["dim"] is None else params["dim"]))
 
 
 def _fit_tree(X, p):
@@ -214,7 +185,7 @@ def _resolve_cut(tree, n_clusters=None, merge_threshold=None):
     return _gap_cut(tree)
 
 
-class ToMATo(ClusterMixin, BaseEstimator):
+class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
     """Persistence-based clustering (ToMATo) of a point cloud.
 
     ToMATo estimates a density at every point, builds a neighbourhood graph, and climbs the
@@ -247,7 +218,8 @@ class ToMATo(ClusterMixin, BaseEstimator):
         Number of nearest neighbours of each point, the point itself excluded (scikit-learn's
         convention; gudhi's ``k`` counts the point, so gudhi's ``k=16`` is this ``k=15``), for
         the k-nearest-neighbour graph, which is symmetrised (u ~ v when either is among the
-        other's k nearest neighbours). A fit needs more than ``k`` points.
+        other's k nearest neighbours). On fewer than ``k + 1`` points it is clamped to
+        ``n_samples - 1`` (every other point) with a warning; :attr:`k_` holds the value used.
     density : {"logDTM", "DTM", "logKDE", "KDE"}, default="logDTM"
         Density estimate. ``"logDTM"``: ``-log((1/m) sum_{j<=m} d_j(x)**dim)``, with ``d_j(x)``
         the distance from ``x`` to its j-th nearest other point and ``m = density_k``: the
@@ -266,8 +238,9 @@ class ToMATo(ClusterMixin, BaseEstimator):
         Bandwidth of the kernel density estimate; None means Scott's rule.
     density_k : int or None, default=None
         Number of neighbours (the point excluded) for the DTM density; None means
-        ``min(2 * k, n_samples - 1)``. The defaults ``k=15`` and ``2 * k`` were tuned on
+        ``min(2 * k_, n_samples - 1)``. The defaults ``k=15`` and ``2 * k`` were tuned on
         spectral embeddings of private networks with ring-shaped communities (see the Notes).
+        A given value above ``n_samples - 1`` is clamped with a warning, as ``k`` is.
     dim : float or None, default=None
         Exponent of the DTM density (the dimension of the support for the estimate of [2]_ to
         be consistent); None means the number of features.
@@ -298,6 +271,11 @@ class ToMATo(ClusterMixin, BaseEstimator):
         Connected components of the neighbourhood graph (modes that never die).
     density_ : ndarray of shape (n_samples,)
         Density estimate at every point.
+    k_ : int
+        Number of neighbours used by the k-nearest-neighbour graph: ``k``, or
+        ``n_samples - 1`` when there are not enough points.
+    density_k_ : int
+        Number of neighbours used by the DTM density.
     n_features_in_ : int
         Number of features seen during fit.
 
@@ -366,6 +344,18 @@ class ToMATo(ClusterMixin, BaseEstimator):
     2
     """
 
+    _parameter_constraints = {
+        **_CUT,
+        "k": ["positive_int"],
+        "density": [Options(*_DENSITIES)],
+        "graph": [Options(*_GRAPHS)],
+        "radius": [None, Interval("real", 0, None, "neither")],
+        "bandwidth": [None, Options("scott", "silverman"), Interval("real", 0, None, "neither")],
+        "density_k": [None, "positive_int"],
+        "dim": [None, Interval("real", 0, None, "neither")],
+        "n_jobs": [None, _WORKERS],
+    }
+
     def __init__(self, n_clusters=None, merge_threshold=None, k=15, density="logDTM",
                  graph="knn", radius=None, bandwidth=None, density_k=None, dim=None,
                  n_jobs=None):
@@ -394,11 +384,13 @@ class ToMATo(ClusterMixin, BaseEstimator):
         -------
         self : ToMATo
         """
+        self._validate_params()
         X = _validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
-        p = _check_params(self.get_params(), X.shape[0], X.shape[1])
+        p = _resolve(self.get_params(), X.shape[0], X.shape[1])
         density, tree = _fit_tree(X, p)
         self._tree = tree
-        self._density_k = p["density_k"]
+        self.k_ = p["k"]
+        self.density_k_ = p["density_k"]
         self.density_ = density
         self.diagram_ = np.column_stack([tree.births, tree.deaths])
         self.modes_ = tree.modes

@@ -2,11 +2,11 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
 
-from tdadp.cluster import ToMATo, plot_prominence  # noqa: E402
+from tdadp.cluster import ToMATo, plot_prominence
 
 
 def _fitted():

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from sklearn.base import clone
 from sklearn.metrics import adjusted_rand_score
-from sklearn.utils.estimator_checks import parametrize_with_checks
+from sklearn.utils.estimator_checks import check_estimator, parametrize_with_checks
 
 from tdadp.cluster import ToMATo, tomato
 from tdadp.cluster._density import edges_to_csr, knn_distances, knn_graph_edges
@@ -20,11 +20,18 @@ def _blobs(n_per=150, centers=((0, 0), (4, 0), (0, 4)), scale=0.4, seed=0):
     return X, y
 
 
-# The checks fit data sets of 10 to 20 points; the default k=15 needs more than 15 points
-# (and says so with a ValueError, tested below), so the API is checked with k=5.
-@parametrize_with_checks([ToMATo(k=5), ToMATo(k=5, density="logKDE", n_clusters=3)])
+# The checks fit data sets of 10 to 20 points: the default k=15 is clamped to n_samples - 1
+# there (with a warning, tested below); every check must pass, none is expected to fail.
+@parametrize_with_checks([ToMATo(), ToMATo(k=5, density="logKDE", n_clusters=3)])
 def test_sklearn_compatible(estimator, check):
     check(estimator)
+
+
+def test_check_estimator_with_the_defaults():
+    # The whole suite on the default estimator, as a user would run it.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # k clamped on the 15-sample data sets
+        check_estimator(ToMATo())
 
 
 # --- the merge tree against gudhi's C++ implementation -----------------------------------
@@ -38,7 +45,7 @@ def test_diagram_matches_gudhi(n, d, seed):
     est = ToMATo(k=8).fit(X)
     Tomato = gudhi_tomato.Tomato
     # gudhi counts the point itself among its k neighbours and does not symmetrise by default.
-    ref = Tomato(k=9, k_DTM=est._density_k + 1, symmetrize_graph=True).fit(X)
+    ref = Tomato(k=9, k_DTM=est.density_k_ + 1, symmetrize_graph=True).fit(X)
     ours_finite = np.sort(est.prominences_[est.n_connected_components_:])
     theirs = np.sort(ref.diagram_[:, 0] - ref.diagram_[:, 1])
     assert ours_finite.size == theirs.size
@@ -238,20 +245,22 @@ def test_tomato_function_single_and_batch():
 @pytest.mark.parametrize(
     "params,match",
     [
-        (dict(k=0), "k must be a positive integer"),
-        (dict(k=2.5), "k must be a positive integer"),
-        (dict(n_clusters=0), "n_clusters must be at least 1"),
+        (dict(k=0), "'k' parameter of ToMATo must be an int in \\[1, inf\\); got 0"),
+        (dict(k=2.5), "'k' parameter of ToMATo must be an int"),
+        (dict(n_clusters=0), "'n_clusters' parameter of ToMATo must be None or an int"),
         (dict(n_clusters=2, merge_threshold=0.1), "not both"),
-        (dict(merge_threshold=-1.0), "non-negative"),
-        (dict(merge_threshold=np.nan), "merge_threshold"),
-        (dict(density="gauss"), "density must be one of"),
-        (dict(graph="rips"), "graph must be one of"),
+        (dict(merge_threshold=-1.0), "'merge_threshold' parameter.*\\[0, inf\\]"),
+        (dict(merge_threshold=np.nan), "'merge_threshold' parameter"),
+        (dict(density="gauss"), "'density' parameter.*one of 'logDTM'"),
+        (dict(graph="rips"), "'graph' parameter.*one of 'knn', 'radius'"),
         (dict(graph="radius"), "needs a radius"),
-        (dict(graph="radius", radius=-1.0), "radius must be a positive"),
-        (dict(density="KDE", bandwidth=0.0), "bandwidth"),
-        (dict(density_k=0), "density_k"),
-        (dict(dim=-2), "dim must be"),
-        (dict(n_jobs=0), "n_jobs"),
+        (dict(graph="radius", radius=-1.0), "'radius' parameter.*\\(0, inf\\)"),
+        (dict(density="KDE", bandwidth=0.0), "'bandwidth' parameter"),
+        (dict(density="KDE", bandwidth="normal"), "'bandwidth' parameter.*'silverman'"),
+        (dict(density_k=0), "'density_k' parameter"),
+        (dict(dim=-2), "'dim' parameter"),
+        (dict(n_jobs=0), "'n_jobs' parameter.*-1 or a positive int"),
+        (dict(n_jobs=-2), "'n_jobs' parameter"),
     ],
 )
 def test_bad_parameters(params, match):
@@ -261,13 +270,25 @@ def test_bad_parameters(params, match):
         est.fit(X)
 
 
-def test_too_few_points_for_k():
+def test_too_few_points_for_k_clamps_it_with_a_warning():
     X = np.random.default_rng(0).normal(size=(12, 3))
-    with pytest.raises(ValueError, match=r"n_samples=12.*k=15.*at least 16 points"):
-        ToMATo().fit(X)
-    with pytest.raises(ValueError, match=r"density_k=20"):
-        ToMATo(k=5, density_k=20).fit(X)
-    assert ToMATo(k=5).fit(X).labels_.shape == (12,)  # density_k capped at n - 1
+    with pytest.warns(UserWarning, match=r"k=15 neighbours need at least 16 points.*"
+                                         r"n_samples=12: using k=11"):
+        est = ToMATo().fit(X)
+    assert est.k_ == 11 and est.density_k_ == 11 and est.get_params()["k"] == 15
+    # the clamped fit is the fit with the effective value
+    np.testing.assert_array_equal(est.labels_, ToMATo(k=11).fit(X).labels_)
+    np.testing.assert_array_equal(est.diagram_, ToMATo(k=11).fit(X).diagram_)
+    with pytest.warns(UserWarning, match=r"density_k=20 .*using density_k=11"):
+        est = ToMATo(k=5, density_k=20).fit(X)
+    assert (est.k_, est.density_k_) == (5, 11)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        est = ToMATo(k=5).fit(X)  # the default density_k = min(2 k, n - 1), silently
+        assert (est.k_, est.density_k_) == (5, 10)
+        # neighbour counts a fit does not use are not warned about
+        ToMATo(graph="radius", radius=1.0, density="logKDE", density_k=50).fit(X)
+    assert ToMATo(k=1).fit(X[:2]).labels_.shape == (2,)
 
 
 @pytest.mark.parametrize(
