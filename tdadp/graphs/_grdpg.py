@@ -2,42 +2,47 @@
 
 from __future__ import annotations
 
-import numbers
+import sys
 
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 
+from ..latent._positions import as_latent_matrix, get_signature
 from ..utils._batch import join_batch, map_items, split_batch
-from ._dyads import bernoulli_positions, dyad_pairs, n_dyads, row_blocks, symmetric_csr, \
-    write_upper_block
-from ..latent._positions import get_signature
+from ..utils._output import OUTPUT_KINDS
+from ..utils._params import Interval, Options, ParamsMixin, check_param
 from ..utils._random import check_random_state, item_streams, stage_tag
+from ..utils._validation import check_memory
+from ._dyads import (
+    bernoulli_positions,
+    dyad_pairs,
+    n_dyads,
+    row_blocks,
+    symmetric_csr,
+    write_upper_block,
+)
 
 __all__ = ["sample_grdpg", "GRDPG", "probability_matrix"]
 
 _TAG = stage_tag("GRDPG")
 _TOL = 1e-12
+_SPARSITY = [Interval("real", 0, 1, "right")]
 
 
-def _check_latent(X):
-    if not isinstance(X, np.ndarray):
-        X = np.asarray(X, dtype=float)
-    if X.ndim != 2:
-        raise ValueError(f"latent positions must be a 2-D (n, d) array, got shape {X.shape}.")
-    if X.shape[0] < 2 or X.shape[1] < 1:
-        raise ValueError(f"latent positions need at least 2 nodes and 1 dimension, got shape "
-                         f"{X.shape}.")
-    Xf = np.asarray(X, dtype=float)
-    if not np.all(np.isfinite(Xf)):
-        raise ValueError("latent positions contain NaN or inf.")
-    return X
+def _latent(X, signature):
+    """One latent position matrix as ``(float64 array, (p, q))``, or a clear error.
+
+    The signature is read from ``X`` itself (a LatentPositions, or a DataFrame's attrs) before
+    it becomes a plain array.
+    """
+    return as_latent_matrix(X, "latent positions"), get_signature(X, signature)
 
 
-def _check_sparsity(sparsity):
-    if isinstance(sparsity, bool) or not isinstance(sparsity, numbers.Real) \
-            or not 0 < sparsity <= 1:
-        raise ValueError(f"sparsity must be a number in (0, 1], got {sparsity!r}.")
-    return float(sparsity)
+def _latent_batch(X):
+    """(items, single) of latent input; a DataFrame (pandas output upstream) is one item."""
+    pd = sys.modules.get("pandas")  # no DataFrame can exist unless pandas was imported
+    frames = (pd.DataFrame,) if pd is not None else ()
+    return split_batch(X, what="latent position matrix", single_types=frames)
 
 
 def _out_of_range(lo, hi, signature, sparsity):
@@ -61,13 +66,20 @@ def probability_matrix(X, signature=None, sparsity=1.0):
     Returns
     -------
     P : ndarray of shape (n, n)
+
+    Raises
+    ------
+    ValueError
+        If a probability falls outside [0, 1] (see :func:`sample_grdpg`).
     """
-    X = _check_latent(X)
-    p, q = get_signature(X, signature)
+    sparsity = float(check_param(sparsity, _SPARSITY, "sparsity"))
+    Xf, (p, q) = _latent(X, signature)
     J = np.r_[np.ones(p), -np.ones(q)]
-    Xf = np.asarray(X, dtype=float)
-    P = _check_sparsity(sparsity) * (Xf * J) @ Xf.T
+    P = sparsity * (Xf * J) @ Xf.T
     np.fill_diagonal(P, 0.0)
+    lo, hi = P.min(), P.max()
+    if lo < -_TOL or hi > 1 + _TOL:
+        raise _out_of_range(lo, hi, (p, q), sparsity)
     return P
 
 
@@ -95,6 +107,9 @@ def _sparse(X, J, sparsity, rng, signature):
     # Cauchy-Schwarz |<x, I_pq y>| <= |x||y|, so the bound holds for every dyad.
     n = X.shape[0]
     bound = min(1.0, sparsity * float(np.max(np.einsum("ij,ij->i", X, X))))
+    # About 40 bytes a candidate (its index, its pair, its draw), at the candidate rate.
+    check_memory(40 * bound * n_dyads(n), f"the candidate edges of a graph on {n} nodes",
+                 " Use fewer nodes or a smaller sparsity.")
     k = bernoulli_positions(rng, bound, n_dyads(n))
     keep_i, keep_j = [], []
     for start in range(0, k.size, 1 << 22):
@@ -111,12 +126,14 @@ def _sparse(X, J, sparsity, rng, signature):
 
 
 def _sample_one(X, signature, sparsity, rng, sparse):
-    X = _check_latent(X)
-    p, q = get_signature(X, signature)
+    Xf, (p, q) = _latent(X, signature)
     J = np.r_[np.ones(p), -np.ones(q)]
-    Xf = np.ascontiguousarray(X, dtype=float)
+    Xf = np.ascontiguousarray(Xf)
     if sparse:
         return _sparse(Xf, J, sparsity, rng, (p, q))
+    n = Xf.shape[0]
+    check_memory(n * n, f"a dense graph on {n} nodes",
+                 " Pass sparse=True: the sparse sampler's memory grows with the edges only.")
     return _dense(Xf, J, sparsity, rng, (p, q))
 
 
@@ -167,12 +184,13 @@ def sample_grdpg(X, signature=None, sparsity=1.0, random_state=None, sparse=Fals
     >>> A.shape, bool((A == A.T).all()), int(A.diagonal().sum())
     ((200, 200), True, 0)
     """
-    sparsity = _check_sparsity(sparsity)
+    sparsity = float(check_param(sparsity, _SPARSITY, "sparsity"))
+    check_param(sparse, ["boolean"], "sparse")
     rng = check_random_state(random_state, _TAG)
     return _sample_one(X, signature, sparsity, rng, bool(sparse))
 
 
-class GRDPG(TransformerMixin, BaseEstimator):
+class GRDPG(ParamsMixin, TransformerMixin, BaseEstimator):
     """Generalized random dot-product graph generator, one graph per latent matrix.
 
     Parameters
@@ -192,7 +210,7 @@ class GRDPG(TransformerMixin, BaseEstimator):
     Attributes
     ----------
     n_features_in_ : int
-        Latent dimension of the fitted input.
+        Latent dimension of the fitted input (when every fitted matrix has the same).
 
     See Also
     --------
@@ -212,6 +230,14 @@ class GRDPG(TransformerMixin, BaseEstimator):
     >>> len(graphs), graphs[0].shape
     (2, (50, 50))
     """
+
+    _parameter_constraints = {
+        "signature": [None, "signature"],
+        "sparsity": _SPARSITY,
+        "sparse": ["boolean"],
+        "random_state": ["random_state"],
+        "n_jobs": ["n_jobs"],
+    }
 
     def __init__(self, signature=None, sparsity=1.0, sparse=False, random_state=None,
                  n_jobs=None):
@@ -233,11 +259,13 @@ class GRDPG(TransformerMixin, BaseEstimator):
         -------
         self
         """
-        _check_sparsity(self.sparsity)
-        items, _ = split_batch(X, what="latent position matrix")
-        for item in items:
-            get_signature(_check_latent(item), self.signature)
-        self.n_features_in_ = items[0].shape[1]
+        self._validate_params()
+        items, _ = _latent_batch(X)
+        widths = {_latent(item, self.signature)[0].shape[1] for item in items}
+        if len(widths) == 1:
+            self.n_features_in_ = widths.pop()
+        elif hasattr(self, "n_features_in_"):
+            del self.n_features_in_  # a refit on matrices of different dimensions
         return self
 
     def transform(self, X):
@@ -251,17 +279,37 @@ class GRDPG(TransformerMixin, BaseEstimator):
         -------
         A : adjacency matrix, or list of them
         """
-        sparsity = _check_sparsity(self.sparsity)
-        items, single = split_batch(X, what="latent position matrix")
+        self._validate_params()  # transform needs no fit: a sampler has no fitted state
+        items, single = _latent_batch(X)
         streams = item_streams(self.random_state, range(len(items)), _TAG)
         out = map_items(
-            lambda item, rng: _sample_one(item, self.signature, sparsity, rng,
+            lambda item, rng: _sample_one(item, self.signature, float(self.sparsity), rng,
                                           bool(self.sparse)),
             items, streams, self.n_jobs)
         return join_batch(out, single)
+
+    def set_output(self, *, transform=None):
+        """Accept an output setting; the graphs are returned as they are.
+
+        A graph is not a table, so no setting changes this stage's output; it is accepted so
+        that ``Pipeline.set_output(transform="pandas")`` reaches the table stages after it
+        (e.g. the embedding, indexed by node names).
+
+        Parameters
+        ----------
+        transform : {"default", "pandas"} or None
+
+        Returns
+        -------
+        self
+        """
+        check_param(transform, [None, Options(*OUTPUT_KINDS)], "transform")
+        return self
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.requires_fit = False
         tags.non_deterministic = self.random_state is None
+        # The output is a uint8 graph, whatever the latent positions' dtype.
+        tags.transformer_tags.preserves_dtype = []
         return tags

@@ -2,21 +2,21 @@
 
 from ._positions import (
     LatentPositions,
-    get_signature,
     as_latent_matrix,
+    get_signature,
 )
 from ._samplers import (
+    LATENT_KINDS,
+    LatentSampler,
     circle,
-    two_circles,
+    degree_corrected_sbm,
+    erdos_renyi,
     lemniscate,
+    mixed_membership_sbm,
+    sbm,
     sphere,
     torus,
-    erdos_renyi,
-    sbm,
-    mixed_membership_sbm,
-    degree_corrected_sbm,
-    LatentSampler,
-    LATENT_KINDS,
+    two_circles,
 )
 
 __all__ = [

@@ -3,8 +3,24 @@
 from __future__ import annotations
 
 import numpy as np
+import scipy.sparse as sp
+
+from ..utils._validation import as_real_array
 
 __all__ = ["LatentPositions", "get_signature", "as_latent_matrix"]
+
+
+def _check_signature(signature, d):
+    try:
+        p, q = (int(s) for s in signature)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"signature must be a pair (p, q) of integers, got {signature!r}.") from None
+    if p < 0 or q < 0 or p + q != d:
+        raise ValueError(
+            f"signature (p, q) = ({p}, {q}) must satisfy p + q = d = {d} with p, q >= 0."
+        )
+    return p, q
 
 
 class LatentPositions(np.ndarray):
@@ -18,33 +34,82 @@ class LatentPositions(np.ndarray):
     signature : tuple of int
         ``(p, q)`` with ``p + q == d``: the inner product is ``<x, I_pq y>`` with
         ``I_pq = diag(1 x p, -1 x q)``. Columns are ordered positive part first.
-    labels : ndarray of int or None
+    labels : ndarray of shape (n,) or None
         Ground-truth memberships (SBM block, circle id), when the model has them.
 
     Notes
     -----
-    Metadata survives views and copies unchanged; ``np.asarray(X)`` gives a plain array.
+    Indexing keeps the metadata true to the result. Selecting rows (a slice, integer or
+    boolean index) keeps the signature and selects the same rows of ``labels``. Selecting
+    columns restricts the signature: each kept column keeps its sign, so ``X[:, :2]`` of a
+    signature-(3, 0) matrix has signature (2, 0) and ``X[:, [0, 2]]`` of a (1, 2) matrix has
+    (1, 1). A result that is not a table of whole rows and columns of ``X`` (a row ``X[0]``, a
+    column, a scalar, an element-wise gather), an empty one, or a column selection that puts a
+    negative column before a positive one (no ``(p, q)`` describes it) is a plain ndarray.
+    Arithmetic keeps the metadata (``2 * X`` has the same signature); pickling keeps it;
+    ``np.asarray(X)`` gives a plain array (do that before reshaping or transposing: numpy
+    reshapes views after they are made, so their metadata cannot be corrected).
+
+    Examples
+    --------
+    >>> from tdadp import sbm
+    >>> X = sbm([3, 3], [[0.2, 0.5], [0.5, 0.2]], random_state=0)
+    >>> X.signature, X[:, :1].signature, X[:, 1:].signature
+    ((1, 1), (1, 0), (0, 1))
+    >>> X[4:].labels.tolist()
+    [1, 1]
+    >>> type(X[0]).__name__, type(X[:, ::-1]).__name__
+    ('ndarray', 'ndarray')
     """
 
     def __new__(cls, data, signature=None, labels=None):
-        obj = np.asarray(data, dtype=float).view(cls)
+        obj = as_real_array(data, "latent positions").view(cls)
         if obj.ndim != 2:
             raise ValueError(f"latent positions must be 2-D (n, d), got shape {obj.shape}.")
-        d = obj.shape[1]
-        if signature is None:
-            signature = (d, 0)
-        p, q = (int(s) for s in signature)
-        if p < 0 or q < 0 or p + q != d:
-            raise ValueError(f"signature {signature} does not match dimension d = {d}.")
-        obj.signature = (p, q)
-        obj.labels = None if labels is None else np.asarray(labels)
+        n, d = obj.shape
+        obj.signature = (d, 0) if signature is None else _check_signature(signature, d)
+        if labels is not None:
+            labels = np.asarray(labels)
+            if labels.shape != (n,):
+                raise ValueError(f"labels must have shape ({n},), one per row of the latent "
+                                 f"positions, got shape {labels.shape}.")
+        obj.labels = labels
         return obj
 
     def __array_finalize__(self, obj):
         if obj is None:
             return
+        # Views and arithmetic results keep the metadata; indexing corrects it (__getitem__).
         self.signature = getattr(obj, "signature", None)
         self.labels = getattr(obj, "labels", None)
+
+    def __getitem__(self, key):
+        out = super().__getitem__(key)
+        if not isinstance(out, LatentPositions):
+            return out  # a scalar
+        where = self._source(key, out.shape)
+        if where is None:
+            return out.view(np.ndarray)
+        rows, cols = where
+        signs = np.arange(self.shape[1])[cols] < self.signature[0]
+        p = int(np.count_nonzero(signs))
+        if np.any(~signs[:p]):  # a negative column before a positive one
+            return out.view(np.ndarray)
+        out.signature = (p, len(cols) - p)
+        out.labels = None if self.labels is None else self.labels[rows]
+        return out
+
+    def _source(self, key, shape):
+        """(rows, cols) of ``self`` that ``self[key]`` is made of, or None if not a table."""
+        if len(shape) != 2 or 0 in shape or self.ndim != 2 or self.signature is None:
+            return None
+        n, d = self.shape
+        # Index the row and column numbers the way the data was indexed.
+        R = np.broadcast_to(np.arange(n)[:, None], (n, d))[key]
+        C = np.broadcast_to(np.arange(d)[None, :], (n, d))[key]
+        if R.shape != shape or np.any(R[:, :1] != R) or np.any(C[:1] != C):
+            return None
+        return R[:, 0], C[0]
 
     def __reduce__(self):
         # Keep the metadata through pickling (joblib workers, caches).
@@ -56,26 +121,43 @@ class LatentPositions(np.ndarray):
         super().__setstate__(base_state)
 
 
+def _carried_signature(X):
+    """The signature ``X`` carries: a LatentPositions attribute, or a DataFrame's attrs."""
+    if isinstance(X, LatentPositions):
+        return X.signature
+    attrs = getattr(X, "attrs", None)  # pandas output of LatentSampler or the embedding
+    return attrs.get("signature") if isinstance(attrs, dict) else None
+
+
 def get_signature(X, signature=None):
-    """The signature to use for ``X``: explicit, else carried by ``X``, else RDPG ``(d, 0)``."""
+    """The signature to use for ``X``: explicit, else carried by ``X``, else RDPG ``(d, 0)``.
+
+    ``X`` carries one as a :class:`LatentPositions` or as a pandas DataFrame made by a tdadp
+    stage with ``set_output(transform="pandas")`` (in ``X.attrs["signature"]``).
+    """
     d = np.shape(X)[1]
     if signature is None:
-        signature = getattr(X, "signature", None) or (d, 0)
-    try:
-        p, q = (int(s) for s in signature)
-    except (TypeError, ValueError):
-        raise ValueError(f"signature must be a pair (p, q) of integers, got {signature!r}.")
-    if p < 0 or q < 0 or p + q != d:
-        raise ValueError(
-            f"signature (p, q) = ({p}, {q}) must satisfy p + q = d = {d} with p, q >= 0."
-        )
-    return p, q
+        signature = _carried_signature(X) or (d, 0)
+    return _check_signature(signature, d)
 
 
 def as_latent_matrix(X, name="X"):
-    Xa = np.asarray(X, dtype=float)
+    """``X`` as an ``(n, d)`` float64 array of finite reals, ``n >= 2``, ``d >= 1``, or an error.
+
+    Latent positions are the nodes of a graph: at least two, each with a coordinate. A sparse
+    matrix is refused (TypeError); complex numbers, strings, NaN and inf too (ValueError).
+    """
+    if sp.issparse(X):
+        raise TypeError(f"{name} must be a dense (n, d) array of latent positions; sparse input "
+                        "is not supported.")
+    Xa = as_real_array(X, name)
     if Xa.ndim != 2:
         raise ValueError(f"{name} must be a 2-D (n, d) array, got shape {Xa.shape}.")
-    if not np.all(np.isfinite(Xa)):
-        raise ValueError(f"{name} contains NaN or inf.")
+    n, d = Xa.shape
+    if n == 0 or d == 0:
+        # Worded as scikit-learn words empty data, which its estimator checks look for.
+        raise ValueError(f"{name} is empty: {n} sample(s) and {d} feature(s) "
+                         f"(shape={Xa.shape}) while a minimum of 1 is required.")
+    if n < 2:
+        raise ValueError(f"{name} must hold at least 2 nodes (rows), got n_samples = {n}.")
     return Xa

@@ -12,15 +12,20 @@ the latent manifold is the shape's.
 
 from __future__ import annotations
 
+import hashlib
 import inspect
 import numbers
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.validation import check_is_fitted
 
-from ._positions import LatentPositions
+from ..utils._output import TableOutputMixin
+from ..utils._params import Options, ParamsMixin, Rule
 from ..utils._random import check_random_state, item_streams, stage_tag
-from ..utils._validation import check_positive_int
+from ..utils._validation import as_real_array, check_memory, check_positive_int
+from ._positions import LatentPositions
 
 __all__ = [
     "circle",
@@ -73,13 +78,11 @@ def _gram_range(points, signature=None):
 
 
 def _center(center, min_dim, sampler):
-    c = np.asarray(center, dtype=float)
+    c = as_real_array(center, f"{sampler}: center")
     if c.ndim != 1 or c.size < min_dim:
         raise ValueError(
             f"{sampler}: center must be a vector of length >= {min_dim}, got {center!r}."
         )
-    if not np.all(np.isfinite(c)):
-        raise ValueError(f"{sampler}: center must be finite, got {center!r}.")
     return c
 
 
@@ -88,6 +91,13 @@ def _positive(value, name, sampler):
             or not np.isfinite(value):
         raise ValueError(f"{sampler}: {name} must be a positive finite number, got {value!r}.")
     return float(value)
+
+
+def _check_nodes(n, d, sampler):
+    # A sampler holds the n x d positions and a few length-n temporaries (angles, uniform
+    # draws, labels); refuse sizes the machine cannot hold rather than be killed for them.
+    check_memory(8 * n * (2 * d + 8), f"{sampler}: {n} latent positions in R^{d}",
+                 " Use fewer nodes.")
 
 
 def _place(shape_points, c):
@@ -132,6 +142,7 @@ def circle(n_nodes, *, radius=0.4, center=(0.0, 0.0, 0.6), random_state=None):
     n = check_positive_int(n_nodes, "n_nodes")
     r = _positive(radius, "radius", "circle")
     c = _center(center, 2, "circle")
+    _check_nodes(n, c.size, "circle")
     grid = _place(_circle_points(np.linspace(0, 2 * np.pi, 1024, endpoint=False), r), c)
     _check_range(*_gram_range(grid), "circle", {"radius": r, "center": c})
     rng = check_random_state(random_state, _TAG)
@@ -165,13 +176,15 @@ def two_circles(n_nodes=(900, 300), *, radii=(0.5, 0.25), center=(0.0, 0.0, 0.6)
     >>> X.shape, int(X.labels.sum())
     ((120, 3), 30)
     """
-    if len(n_nodes) != 2 or len(radii) != 2:
-        raise ValueError("two_circles: n_nodes and radii must both be pairs.")
+    if np.ndim(n_nodes) != 1 or np.ndim(radii) != 1 or len(n_nodes) != 2 or len(radii) != 2:
+        raise ValueError(f"two_circles: n_nodes and radii must both be pairs, got "
+                         f"n_nodes={n_nodes!r} and radii={radii!r}.")
     n1 = check_positive_int(n_nodes[0], "n_nodes[0]")
     n2 = check_positive_int(n_nodes[1], "n_nodes[1]")
     r1 = _positive(radii[0], "radii[0]", "two_circles")
     r2 = _positive(radii[1], "radii[1]", "two_circles")
     c = _center(center, 2, "two_circles")
+    _check_nodes(n1 + n2, c.size, "two_circles")
     t = np.linspace(0, 2 * np.pi, 1024, endpoint=False)
     grid = np.vstack([_place(_circle_points(t, r1), c), _place(_circle_points(t, r2), c)])
     _check_range(*_gram_range(grid), "two_circles", {"radii": (r1, r2), "center": c})
@@ -214,6 +227,7 @@ def lemniscate(n_nodes, *, scale=0.45, center=(0.0, 0.0, 0.65), random_state=Non
     n = check_positive_int(n_nodes, "n_nodes")
     s = _positive(scale, "scale", "lemniscate")
     c = _center(center, 2, "lemniscate")
+    _check_nodes(n, c.size, "lemniscate")
     grid = _place(_gerono(np.linspace(0, 2 * np.pi, 2048, endpoint=False), s), c)
     _check_range(*_gram_range(grid), "lemniscate", {"scale": s, "center": c})
     rng = check_random_state(random_state, _TAG)
@@ -253,6 +267,7 @@ def sphere(n_nodes, *, radius=0.4, center=(0.0, 0.0, 0.0, 0.6), random_state=Non
     n = check_positive_int(n_nodes, "n_nodes")
     r = _positive(radius, "radius", "sphere")
     c = _center(center, 3, "sphere")
+    _check_nodes(n, c.size, "sphere")
     _check_range(*_gram_range(_place(r * _sphere_grid(), c)), "sphere",
                  {"radius": r, "center": c})
     rng = check_random_state(random_state, _TAG)
@@ -300,6 +315,7 @@ def torus(n_nodes, *, major_radius=0.3, minor_radius=0.12, center=(0.0, 0.0, 0.0
     if r >= R:
         raise ValueError(f"torus: minor_radius ({r}) must be smaller than major_radius ({R}).")
     c = _center(center, 3, "torus")
+    _check_nodes(n, c.size, "torus")
     t = np.linspace(0, 2 * np.pi, 64, endpoint=False)
     T, P = np.meshgrid(t, t)
     grid = _place(_torus_points(T.ravel(), P.ravel(), R, r), c)
@@ -318,12 +334,10 @@ def torus(n_nodes, *, major_radius=0.3, minor_radius=0.12, center=(0.0, 0.0, 0.0
 # --- block models ----------------------------------------------------------------------------
 
 def _block_matrix(B, sampler):
-    B = np.asarray(B, dtype=float)
+    B = as_real_array(B, f"{sampler}: block_probabilities")
     if B.ndim != 2 or B.shape[0] != B.shape[1] or B.shape[0] < 1:
         raise ValueError(f"{sampler}: block_probabilities must be a square K x K matrix, "
                          f"got shape {B.shape}.")
-    if not np.all(np.isfinite(B)):
-        raise ValueError(f"{sampler}: block_probabilities contains NaN or inf.")
     if not np.allclose(B, B.T, atol=1e-12, rtol=0):
         raise ValueError(f"{sampler}: block_probabilities must be symmetric.")
     bad = np.argwhere((B < 0) | (B > 1))
@@ -353,9 +367,10 @@ def block_latent_positions(B):
 def _block_sizes(n_nodes, proportions, K, rng, sampler):
     if isinstance(n_nodes, numbers.Integral) and not isinstance(n_nodes, bool):
         n = check_positive_int(n_nodes, "n_nodes")
+        _check_nodes(n, K, sampler)
         if proportions is None:
             proportions = np.full(K, 1.0 / K)
-        pr = np.asarray(proportions, dtype=float)
+        pr = as_real_array(proportions, f"{sampler}: proportions")
         if pr.shape != (K,) or np.any(pr < 0) or not np.isclose(pr.sum(), 1.0):
             raise ValueError(f"{sampler}: proportions must be {K} non-negative numbers summing "
                              f"to 1, got {proportions!r}.")
@@ -368,6 +383,7 @@ def _block_sizes(n_nodes, proportions, K, rng, sampler):
     if proportions is not None:
         raise ValueError(f"{sampler}: give either block sizes in n_nodes or proportions, not "
                          "both.")
+    _check_nodes(int(sizes.sum()), K, sampler)
     return np.repeat(np.arange(K), sizes)
 
 
@@ -394,6 +410,7 @@ def erdos_renyi(n_nodes, p, *, random_state=None):
     n = check_positive_int(n_nodes, "n_nodes")
     if isinstance(p, bool) or not isinstance(p, numbers.Real) or not 0 <= p <= 1:
         raise ValueError(f"erdos_renyi: p must be a probability in [0, 1], got {p!r}.")
+    _check_nodes(n, 1, "erdos_renyi")
     return LatentPositions(np.full((n, 1), np.sqrt(p)), labels=np.zeros(n, dtype=int))
 
 
@@ -457,13 +474,14 @@ def mixed_membership_sbm(n_nodes, block_probabilities, *, alpha=None, random_sta
     n = check_positive_int(n_nodes, "n_nodes")
     B = _block_matrix(block_probabilities, "mixed_membership_sbm")
     K = B.shape[0]
-    a = np.full(K, 1.0 / K) if alpha is None else np.broadcast_to(
-        np.asarray(alpha, dtype=float), (K,)).copy()
-    if not np.all(np.isfinite(a)) or np.any(a <= 0):
+    _check_nodes(n, K, "mixed_membership_sbm")
+    a = np.full(K, 1.0 / K) if alpha is None else \
+        as_real_array(alpha, "mixed_membership_sbm: alpha")
+    if a.shape not in ((), (K,)) or np.any(a <= 0):
         raise ValueError(f"mixed_membership_sbm: alpha must be positive, got {alpha!r}.")
     Xb, signature = block_latent_positions(B)
     rng = check_random_state(random_state, _TAG)
-    memberships = rng.dirichlet(a, size=n)
+    memberships = rng.dirichlet(np.broadcast_to(a, (K,)), size=n)
     return LatentPositions(memberships @ Xb, signature=signature,
                            labels=memberships.argmax(axis=1))
 
@@ -495,7 +513,8 @@ def degree_corrected_sbm(n_nodes, block_probabilities, *, proportions=None,
     (1, 1)
     """
     B = _block_matrix(block_probabilities, "degree_corrected_sbm")
-    lo, hi = (float(v) for v in degree_range)
+    bounds = as_real_array(degree_range, "degree_corrected_sbm: degree_range")
+    lo, hi = bounds if bounds.shape == (2,) else (np.nan, np.nan)
     if not 0 < lo <= hi <= 1:
         raise ValueError("degree_corrected_sbm: degree_range must satisfy 0 < low <= high <= 1,"
                          f" got {degree_range!r}.")
@@ -519,13 +538,48 @@ LATENT_KINDS = {
 }
 
 
-class LatentSampler(TransformerMixin, BaseEstimator):
+def _row_key(row):
+    """The stream key of a replicate named by a row of values.
+
+    A row holding one non-negative integer is that replicate id (a column of ids means what
+    the ids mean); any other row is keyed by a 64-bit hash of its values, so that equal rows
+    name the same replicate and a row's sample never depends on the rest of the batch.
+    """
+    if row.size == 1 and row[0] >= 0 and float(row[0]).is_integer():
+        return int(row[0])
+    digest = hashlib.blake2b((row + 0.0).tobytes(), digest_size=8).digest()  # -0.0 is 0.0
+    return int.from_bytes(digest, "little")
+
+
+def _template_size(n_nodes):
+    """The smallest ``n_nodes`` of the same form (a count, or one size per block/circle)."""
+    if isinstance(n_nodes, (numbers.Integral, np.integer)):
+        return 1
+    return np.minimum(np.asarray(n_nodes), 1).tolist()
+
+
+def _is_size_sequence(value):
+    sizes = np.asarray(value)
+    return sizes.ndim == 1 and sizes.size > 0 and np.issubdtype(sizes.dtype, np.integer) \
+        and bool(np.all(sizes >= 0))
+
+
+class LatentSampler(TableOutputMixin, ParamsMixin, TransformerMixin, BaseEstimator,
+                    auto_wrap_output_keys=None):
     """Sample latent positions, one matrix per replicate.
 
     A stage of the pipeline ``LatentSampler -> GRDPG -> mechanism -> embedding``. Its input
-    names the replicates: an int ``R`` means replicates ``0..R-1``, a sequence of
-    non-negative ints names them explicitly. Replicate ``r`` always gets the same stream
-    (``SeedSequence`` spawn key ``r``), whatever else is in the batch and wherever it runs.
+    names the replicates, each of which is one sample whose output is a whole latent matrix:
+
+    - an int ``R``: replicates ``0..R-1``; None: replicate 0;
+    - a 1-D sequence of non-negative ints (a list, a range, an array): the replicate ids;
+    - a 2-D array of shape ``(R, k)`` of finite real numbers (scikit-learn's convention: rows
+      are samples): one replicate per row, named by the row's values. A row holding one
+      non-negative integer is that replicate id; any other row is keyed by a hash of its
+      values, so equal rows give the same latent matrix.
+
+    Replicate ``r`` always gets the same stream (``SeedSequence`` spawn key ``r``), whatever
+    else is in the batch and wherever it runs.
 
     Parameters
     ----------
@@ -547,6 +601,15 @@ class LatentSampler(TransformerMixin, BaseEstimator):
         ``(p, q)`` of the latent distribution.
     n_features_out_ : int
         Latent dimension ``d = p + q``.
+    n_features_in_ : int
+        Number of columns of a 2-D input (only when fitted on one).
+
+    Notes
+    -----
+    With ``set_output(transform="pandas")`` each replicate's ``(n, d)`` table is a DataFrame
+    with columns :meth:`get_feature_names_out`; its ``attrs`` hold the ``"signature"`` and the
+    ``"labels"`` (a list, or None), so that :class:`~tdadp.GRDPG` downstream still samples
+    with the gRDPG signature.
 
     References
     ----------
@@ -562,6 +625,15 @@ class LatentSampler(TransformerMixin, BaseEstimator):
     (3, (100, 3))
     """
 
+    _parameter_constraints = {
+        "kind": [Options(*LATENT_KINDS)],
+        "n_nodes": ["positive_int",
+                    Rule("a non-empty sequence of non-negative ints (block or circle sizes)",
+                         _is_size_sequence)],
+        "params": [None, "dict"],
+        "random_state": ["random_state"],
+    }
+
     def __init__(self, kind="circle", n_nodes=500, params=None, random_state=None):
         self.kind = kind
         self.n_nodes = n_nodes
@@ -569,9 +641,7 @@ class LatentSampler(TransformerMixin, BaseEstimator):
         self.random_state = random_state
 
     def _sampler(self):
-        if self.kind not in LATENT_KINDS:
-            raise ValueError(f"kind={self.kind!r} is not known; choose one of "
-                             f"{sorted(LATENT_KINDS)}.")
+        self._validate_params()
         func = LATENT_KINDS[self.kind]
         params = dict(self.params or {})
         accepted = set(inspect.signature(func).parameters) - {"n_nodes", "random_state"}
@@ -581,25 +651,55 @@ class LatentSampler(TransformerMixin, BaseEstimator):
                              f"takes {sorted(accepted)}.")
         return func, params
 
-    @staticmethod
-    def _replicate_ids(X):
-        if X is None:
-            return [0]
-        if isinstance(X, numbers.Integral) and not isinstance(X, bool):
-            return list(range(check_positive_int(X, "number of replicates")))
-        ids = np.asarray(X).ravel()
-        if ids.size == 0 or not np.issubdtype(ids.dtype, np.integer) or np.any(ids < 0):
-            raise ValueError("LatentSampler input must be a replicate count or a sequence of "
-                             f"non-negative integer replicate ids, got {X!r}.")
-        return [int(i) for i in ids]
+    def _replicate_keys(self, X, *, reset):
+        """The stream keys of the replicates ``X`` names (see the class docstring).
+
+        ``reset`` (in fit) records the width of a 2-D input as ``n_features_in_``; otherwise a
+        2-D input must have the fitted width.
+        """
+        if X is None or (isinstance(X, (numbers.Integral, np.integer))
+                         and not isinstance(X, (bool, np.bool_))):
+            keys = [0] if X is None else list(range(check_positive_int(int(X),
+                                                                       "number of replicates")))
+            if reset and hasattr(self, "n_features_in_"):
+                del self.n_features_in_  # refitted on a count
+            return keys
+        if not isinstance(X, str) and not sp.issparse(X) and np.ndim(X) == 1:
+            ids = np.asarray(X)
+            if ids.size == 0 or not np.issubdtype(ids.dtype, np.integer) or np.any(ids < 0):
+                raise ValueError(
+                    "LatentSampler input must be a replicate count, a 1-D sequence of "
+                    "non-negative integer replicate ids or a 2-D array with one replicate per "
+                    f"row, got {X!r}. Reshape your data if it names replicates otherwise.")
+            if reset and hasattr(self, "n_features_in_"):
+                del self.n_features_in_
+            return [int(i) for i in ids]
+        table = as_real_array(X, "LatentSampler input")
+        if table.ndim != 2:
+            raise ValueError("LatentSampler input must be a replicate count, a sequence of "
+                             "replicate ids or a 2-D array (one replicate per row), got an "
+                             f"array of shape {table.shape}. Reshape your data.")
+        rows, width = table.shape
+        if rows == 0 or width == 0:
+            # Worded as scikit-learn words empty data, which its estimator checks look for.
+            raise ValueError(f"LatentSampler input is empty: {rows} sample(s) and {width} "
+                             f"feature(s) (shape={table.shape}) while a minimum of 1 is "
+                             "required (a row names a replicate by its values).")
+        if reset:
+            self.n_features_in_ = width
+        elif hasattr(self, "n_features_in_") and width != self.n_features_in_:
+            raise ValueError(f"X has {width} features, but LatentSampler is expecting "
+                             f"{self.n_features_in_} features as input (it was fitted on rows "
+                             f"of {self.n_features_in_} values).")
+        return [_row_key(row) for row in table]
 
     def fit(self, X=None, y=None):
-        """Validate the parameters and record the signature.
+        """Validate the parameters and the input, and record the signature.
 
         Parameters
         ----------
-        X : int, sequence of int or None
-            Replicate ids (not used beyond validation).
+        X : int, sequence of int, 2-D array or None
+            The replicates (see the class docstring).
         y : ignored
 
         Returns
@@ -607,8 +707,9 @@ class LatentSampler(TransformerMixin, BaseEstimator):
         self
         """
         func, params = self._sampler()
-        self._replicate_ids(X)
-        template = func(n_nodes=self.n_nodes, random_state=0, **params)
+        self._replicate_keys(X, reset=True)
+        # The signature and dimension depend on the model, not on the number of nodes.
+        template = func(n_nodes=_template_size(self.n_nodes), random_state=0, **params)
         self.signature_ = template.signature
         self.n_features_out_ = template.shape[1]
         return self
@@ -618,23 +719,49 @@ class LatentSampler(TransformerMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : int or sequence of int
-            Number of replicates, or their ids.
+        X : int, sequence of int or 2-D array
+            The replicates (see the class docstring).
 
         Returns
         -------
-        list of LatentPositions
+        list of LatentPositions (or of DataFrames with pandas output), one per replicate
         """
         func, params = self._sampler()
-        ids = self._replicate_ids(X)
-        streams = item_streams(self.random_state, ids, _TAG)
-        return [func(n_nodes=self.n_nodes, random_state=rng, **params) for rng in streams]
+        streams = item_streams(self.random_state, self._replicate_keys(X, reset=False), _TAG)
+        out = []
+        for rng in streams:
+            Z = func(n_nodes=self.n_nodes, random_state=rng, **params)
+            labels = None if Z.labels is None else Z.labels.tolist()
+            out.append(self._wrap_table(Z, attrs={"signature": Z.signature, "labels": labels},
+                                        columns=self._names(Z.shape[1])))
+        return out
 
     def fit_transform(self, X=None, y=None, **fit_params):
+        """Fit, then sample the latent positions of each replicate (see :meth:`transform`)."""
         return self.fit(X).transform(X)
+
+    def _names(self, d):
+        return np.asarray([f"{type(self).__name__.lower()}{i}" for i in range(d)], dtype=object)
+
+    def get_feature_names_out(self, input_features=None):
+        """Column names of each replicate's table: ``latentsampler0 .. latentsampler{d-1}``.
+
+        Parameters
+        ----------
+        input_features : ignored
+            The input's columns are not features (a row names a replicate).
+
+        Returns
+        -------
+        ndarray of str
+        """
+        check_is_fitted(self, "n_features_out_")
+        return self._names(self.n_features_out_)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.requires_fit = False
-        tags.input_tags.two_d_array = False
+        tags.non_deterministic = self.random_state is None
+        # A replicate's output is a float latent matrix, whatever the input's dtype.
+        tags.transformer_tags.preserves_dtype = []
         return tags

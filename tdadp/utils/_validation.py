@@ -14,6 +14,7 @@ the caller opts in to dropping the self-loops (``self_loops="drop"``) or binariz
 from __future__ import annotations
 
 import numbers
+import os
 import warnings
 
 import numpy as np
@@ -29,6 +30,8 @@ __all__ = [
     "check_probability",
     "check_positive_int",
     "as_real_array",
+    "physical_memory",
+    "check_memory",
     "SELF_LOOP_POLICIES",
     "WEIGHT_POLICIES",
 ]
@@ -95,6 +98,8 @@ def _real_values(arr, name):
         for value in arr.flat:
             if isinstance(value, (str, bytes)):
                 raise ValueError(f"{name} must be numeric, got the string {value!r}.")
+            if value is None:  # numpy would cast it to NaN
+                raise TypeError(f"{name} must hold real numbers, got None.")
         try:
             return arr.astype(np.float64)
         except TypeError as exc:  # numpy's "float() argument must be ... a real number"
@@ -124,6 +129,26 @@ def as_real_array(X, name="X"):
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} contains NaN or inf.")
     return arr
+
+
+def physical_memory():
+    """Bytes of physical memory of this machine (8 GiB when the system does not say)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - non-POSIX
+        return 8 * 1024**3
+
+
+def check_memory(nbytes, what, hint=""):
+    """Refuse work whose arrays would take more than half of the machine's memory.
+
+    Beyond that, numpy raises a MemoryError at best; at worst the allocation succeeds
+    (overcommit) and the operating system kills the interpreter when the pages are touched.
+    """
+    limit = 0.5 * physical_memory()
+    if nbytes > limit:
+        raise ValueError(f"{what} would take about {nbytes / 1e9:.3g} GB, more than half of "
+                         f"this machine's memory ({2 * limit / 1e9:.3g} GB).{hint}")
 
 
 def _row_blocks(n, width):

@@ -5,6 +5,7 @@ from scipy import stats
 
 import tdadp
 from tdadp import GRDPG, probability_matrix, sample_grdpg
+from tdadp.utils import InvalidParameterError
 
 
 @pytest.mark.parametrize("sparse", [False, True])
@@ -101,3 +102,77 @@ def test_batch_and_reproducibility():
         np.testing.assert_array_equal(x, y)
     assert not all(np.array_equal(x, y) for x, y in zip(a, c))
     np.testing.assert_array_equal(a[0], sample_grdpg(Xs[0], random_state=5))
+
+
+_X = np.asarray(tdadp.circle(6, random_state=0))
+
+
+@pytest.mark.parametrize(
+    "X, error, msg",
+    [
+        (_X.astype(complex), ValueError, "Complex data not supported"),
+        (_X + 1e-3j, ValueError, "Complex data not supported"),
+        (_X.astype(str), ValueError, "must be numeric, got strings"),
+        (np.array([["0.1", 0.2]] * 3, dtype=object), ValueError, "the string '0.1'"),
+        (np.array([[{"a": 1}, 0.2]] * 3, dtype=object), TypeError, "real number"),
+        (sp.csr_matrix(_X), TypeError, "sparse"),
+        (_X[:1], ValueError, "n_samples = 1"),
+        (_X[:, :0], ValueError, r"0 feature\(s\)"),
+        ([[0.1, 0.2], [0.3]], ValueError, "could not be read as an array|2-D"),
+        (None, (TypeError, ValueError), "got None|latent position matrix"),
+    ],
+)
+@pytest.mark.parametrize("entry", ["sample_grdpg", "probability_matrix", "GRDPG"])
+def test_bad_latent_positions_are_refused(entry, X, error, msg):
+    call = {"sample_grdpg": lambda: sample_grdpg(X, random_state=0),
+            "probability_matrix": lambda: probability_matrix(X),
+            "GRDPG": lambda: GRDPG(random_state=0).fit_transform(X)}[entry]
+    with pytest.raises(error, match=msg):
+        call()
+
+
+def test_probability_matrix_refuses_what_the_sampler_refuses():
+    with pytest.raises(ValueError, match=r"outside \[0, 1\]"):
+        probability_matrix(np.full((3, 2), 1.0))
+    with pytest.raises(ValueError, match=r"outside \[0, 1\]"):
+        probability_matrix(np.array([[0.5, 0.0], [-0.5, 0.0]]))
+
+
+@pytest.mark.parametrize(
+    "params, word",
+    [({"sparsity": 0}, "sparsity"), ({"sparsity": 1.5}, "sparsity"),
+     ({"sparsity": "1"}, "sparsity"), ({"sparsity": 0.5 + 0j}, "sparsity"),
+     ({"signature": (3, "0")}, "signature"), ({"signature": 3}, "signature"),
+     ({"sparse": "yes"}, "sparse"), ({"random_state": 1.5}, "random_state"),
+     ({"n_jobs": 0}, "n_jobs"), ({"n_jobs": 1.5}, "n_jobs")],
+)
+def test_grdpg_parameters_are_declared_and_checked(params, word):
+    est = GRDPG(**params)
+    X = tdadp.circle(10, random_state=0)
+    with pytest.raises(InvalidParameterError, match=f"'{word}' parameter of GRDPG"):
+        est.fit(X)
+    with pytest.raises(InvalidParameterError, match=word):
+        est.transform(X)
+
+
+def test_function_arguments_are_checked():
+    X = tdadp.circle(10, random_state=0)
+    with pytest.raises(ValueError, match="sparsity"):
+        sample_grdpg(X, sparsity=np.nan)
+    with pytest.raises(ValueError, match="sparse"):
+        sample_grdpg(X, sparse="no")
+    with pytest.raises(ValueError, match="sparsity"):
+        probability_matrix(X, sparsity=-1)
+
+
+def test_signature_shape_mismatch_and_batches_of_other_dimensions():
+    X = tdadp.circle(10, random_state=0)
+    with pytest.raises(ValueError, match=r"p \+ q = d = 3"):
+        GRDPG(signature=(1, 1)).fit(X)
+    # Without a fixed signature each matrix brings its own dimension.
+    Y = tdadp.sbm([5, 5], [[0.2, 0.6], [0.6, 0.2]], random_state=0)
+    est = GRDPG(random_state=0).fit([X, Y])
+    assert not hasattr(est, "n_features_in_")
+    assert est.fit(Y).n_features_in_ == 2
+    graphs = est.transform([X, Y])
+    assert [A.shape for A in graphs] == [(10, 10), (10, 10)]

@@ -1,8 +1,14 @@
+import pickle
+
 import numpy as np
 import pytest
+from sklearn.base import clone
+from sklearn.pipeline import make_pipeline
 
 import tdadp
 from tdadp import LATENT_KINDS, LatentSampler
+from tdadp.latent import get_signature
+from tdadp.utils import InvalidParameterError
 
 BLOCKS = [[0.5, 0.2], [0.2, 0.4]]
 KW = {
@@ -84,16 +90,134 @@ def test_sampler_signature_and_params():
     assert s.signature_ == (1, 1) and s.n_features_out_ == 2
     with pytest.raises(ValueError, match="not parameters of circle"):
         LatentSampler("circle", params={"radiu": 0.2}).fit(1)
-    with pytest.raises(ValueError, match="kind='donut' is not known"):
+    with pytest.raises(ValueError, match="'kind' parameter of LatentSampler .*got 'donut'"):
         LatentSampler("donut").fit(1)
     with pytest.raises(ValueError, match="replicate"):
         LatentSampler().fit_transform([-1])
 
 
-def test_latent_positions_survive_pickle():
-    import pickle
+@pytest.mark.parametrize(
+    "params, word",
+    [({"kind": "donut"}, "kind"), ({"n_nodes": 0}, "n_nodes"), ({"n_nodes": 2.5}, "n_nodes"),
+     ({"n_nodes": [3, -1]}, "n_nodes"), ({"n_nodes": "500"}, "n_nodes"),
+     ({"params": [("radius", 0.2)]}, "params"), ({"random_state": -1}, "random_state"),
+     ({"random_state": "a"}, "random_state")],
+)
+def test_sampler_parameters_are_declared_and_checked_in_fit(params, word):
+    s = LatentSampler(**params)  # __init__ stores, fit checks
+    with pytest.raises(InvalidParameterError, match=f"'{word}' parameter of LatentSampler"):
+        s.fit(1)
+    with pytest.raises(InvalidParameterError, match=word):
+        s.transform(1)  # a sampler needs no fit, so transform checks too
 
+
+def test_sampler_pandas_output_carries_signature_and_labels_to_grdpg():
+    pd = pytest.importorskip("pandas")
+    B = [[0.2, 0.6], [0.6, 0.2]]  # inertia (1, 1): read as (2, 0) it gives other products
+    s = LatentSampler("sbm", n_nodes=[10, 10], params={"block_probabilities": B},
+                      random_state=0).set_output(transform="pandas")
+    frames = s.fit_transform(2)
+    plain = LatentSampler("sbm", n_nodes=[10, 10], params={"block_probabilities": B},
+                          random_state=0).fit_transform(2)
+    assert list(s.get_feature_names_out()) == ["latentsampler0", "latentsampler1"]
+    for frame, X in zip(frames, plain):
+        assert isinstance(frame, pd.DataFrame)
+        assert list(frame.columns) == list(s.get_feature_names_out())
+        np.testing.assert_array_equal(frame.to_numpy(), X)
+        assert frame.attrs == {"signature": (1, 1), "labels": X.labels.tolist()}
+        assert get_signature(frame) == (1, 1)
+        P = tdadp.probability_matrix(frame)
+        np.testing.assert_allclose(P, tdadp.probability_matrix(X))
+        assert not np.allclose(P, tdadp.probability_matrix(np.asarray(X)))  # read as (2, 0)
+    graphs = make_pipeline(clone(s), tdadp.GRDPG(random_state=1)).fit_transform(2)
+    expected = tdadp.GRDPG(random_state=1).fit_transform(plain)
+    for A, B in zip(graphs, expected):
+        np.testing.assert_array_equal(A, B)
+    # The whole pipeline can be set to pandas: GRDPG accepts the setting, graphs stay arrays.
+    pipe = make_pipeline(LatentSampler(n_nodes=10, random_state=0), tdadp.GRDPG(random_state=0))
+    out = pipe.set_output(transform="pandas").fit_transform(1)
+    assert isinstance(out[0], np.ndarray) and out[0].shape == (10, 10)
+    with pytest.raises(ValueError, match="transform"):
+        tdadp.GRDPG().set_output(transform="polars")
+
+
+def test_latent_positions_column_slicing_restricts_the_signature():
+    X = tdadp.circle(20, random_state=0)
+    assert X[:, :2].signature == (2, 0) and X[:, 1].shape == (20,)
+    Y = tdadp.sbm([4, 4], [[0.2, 0.6], [0.6, 0.2]], random_state=0)  # signature (1, 1)
+    assert Y[:, :1].signature == (1, 0)
+    assert Y[:, 1:].signature == (0, 1)
+    assert Y[:, [0, 0, 1]].signature == (2, 1)
+    assert Y[:, [True, False]].signature == (1, 0)
+    assert Y[..., 1:].signature == (0, 1)
+    assert type(Y[:, [1, 0]]) is np.ndarray  # negative before positive: no (p, q) says it
+    # A signature that does not fit is not carried into the sampler.
+    np.testing.assert_allclose(tdadp.probability_matrix(Y[:, :1]),
+                               tdadp.probability_matrix(np.asarray(Y)[:, :1]))
+
+
+def test_latent_positions_row_indexing_keeps_signature_and_slices_labels():
+    X = tdadp.two_circles((6, 4), random_state=0)
+    labels = X.labels
+    for key in (slice(None, 5), slice(None, None, -2), [9, 0, 9], labels == 1,
+                np.array([3, 7])):
+        Z = X[key]
+        assert isinstance(Z, tdadp.LatentPositions) and Z.signature == X.signature
+        np.testing.assert_array_equal(Z.labels, labels[key])
+    Z = X[np.ix_([1, 8], [0, 2])]
+    assert Z.signature == (2, 0) and Z.labels.tolist() == [0, 1]
+    assert X[2:4, :2].labels.tolist() == labels[2:4].tolist()
+
+
+@pytest.mark.parametrize(
+    "key", [0, (0, 0), (slice(None), 0), ([0, 1], [0, 1]), slice(0, 0), (None,),
+            (slice(None), None), (slice(None), slice(0, 0))],
+)
+def test_latent_positions_indexing_that_is_no_table_is_a_plain_array(key):
+    X = tdadp.two_circles((6, 4), random_state=0)
+    out = X[key]
+    assert not isinstance(out, tdadp.LatentPositions)
+
+
+def test_latent_positions_refuse_bad_data():
+    X = np.asarray(tdadp.circle(5, random_state=0))
+    for data, word in [(X.astype(complex), "Complex"), (X.astype(str), "strings"),
+                       (np.where(X > 0.5, np.nan, X), "NaN"), (X[:, 0], "2-D")]:
+        with pytest.raises(ValueError, match=word):
+            tdadp.LatentPositions(data)
+    with pytest.raises(ValueError, match="labels must have shape"):
+        tdadp.LatentPositions(X, labels=[0, 1])
+    with pytest.raises(ValueError, match="p \\+ q = d"):
+        tdadp.LatentPositions(X, signature=(1, 1))
+
+
+@pytest.mark.parametrize(
+    "call, word",
+    [
+        (lambda: tdadp.circle(10, center=(0, 0, 0.6 + 0.1j)), "Complex"),
+        (lambda: tdadp.circle(10, center=("0", "0", "0.6")), "strings"),
+        (lambda: tdadp.sbm(10, [["0.2", "0.5"], ["0.5", "0.2"]]), "strings"),
+        (lambda: tdadp.sbm(10, np.array([[0.2, 0.5], [0.5, 0.2]]) + 0j), "Complex"),
+        (lambda: tdadp.sbm(10, [[0.5]], proportions=[1 + 0j]), "Complex"),
+        (lambda: tdadp.mixed_membership_sbm(10, [[0.5, 0.1], [0.1, 0.5]], alpha="1"),
+         "strings"),
+        (lambda: tdadp.mixed_membership_sbm(10, [[0.5, 0.1], [0.1, 0.5]], alpha=[1, 1, 1]),
+         "alpha"),
+        (lambda: tdadp.degree_corrected_sbm(10, [[0.5]], degree_range=("0.5", "1")),
+         "strings"),
+        (lambda: tdadp.degree_corrected_sbm(10, [[0.5]], degree_range=(0.5,)), "degree_range"),
+        (lambda: tdadp.erdos_renyi(10, 0.5 + 0j), "p must be"),
+    ],
+)
+def test_sampler_arguments_refuse_complex_and_strings(call, word):
+    with pytest.raises(ValueError, match=word):
+        call()
+
+
+def test_latent_positions_survive_pickle():
     X = tdadp.sbm([5, 5], [[0.2, 0.5], [0.5, 0.2]], random_state=0)
     Y = pickle.loads(pickle.dumps(X))
     assert Y.signature == (1, 1)
     np.testing.assert_array_equal(Y.labels, X.labels)
+    Z = pickle.loads(pickle.dumps(X[3:, 1:]))
+    assert Z.signature == (0, 1) and Z.labels.tolist() == X.labels[3:].tolist()
