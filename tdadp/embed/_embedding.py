@@ -15,7 +15,6 @@ from ..release._flip import flip_probability
 from ..utils._batch import join_batch, map_items
 from ..utils._output import TableOutputMixin
 from ..utils._params import Options, ParamsMixin
-from ..utils._validation import check_symmetric_matrix
 from ._dimension import zhu_ghodsi_elbows
 from ._eigen import SOLVERS, ShiftedAdjacency, resolve_solver, top_eigenpairs
 
@@ -24,7 +23,6 @@ __all__ = ["adjacency_spectral_embedding", "AdjacencySpectralEmbedding"]
 # Two flip rates are the same release's when they agree to rounding (expit is exact to a few
 # ulps); anything further apart is a different mechanism or budget.
 _RATE_RTOL = 1e-9
-_SYMMETRY_RTOL = 1e-10
 
 
 def _carried_rate(A):
@@ -80,8 +78,7 @@ def _embed_one(A, n_components, adjust, epsilon, n_elbows, solver, diagonal_augm
                max_components):
     shift, scale, rate = _adjustment(A, adjust, epsilon)
     nodes = graph_nodes(A)
-    # Weighted float input (a kernel, a correlation matrix) is symmetric only up to rounding.
-    A = check_symmetric_matrix(A, "A", keep_dtype=True, tol=_SYMMETRY_RTOL)
+    A = np.asarray(A) if isinstance(A, np.ndarray) else A  # the tags were read above
     n = A.shape[0]
     op = ShiftedAdjacency(A, shift=shift, scale=scale)
     if diagonal_augmentation:
@@ -287,8 +284,8 @@ class AdjacencySpectralEmbedding(TableOutputMixin, ParamsMixin, TransformerMixin
             raise ValueError("epsilon is the budget of the release to adjust for; with "
                              "adjust=False it would be ignored. Drop one of them.")
         epsilon = None if self.epsilon is None else float(self.epsilon)
-        # Weighted graphs are welcome here: _embed_one checks symmetry only.
-        items, single = graph_batch(X, validate=False)
+        # Weighted graphs are welcome here (the input contract's weighted kind).
+        items, single = graph_batch(X, kind="weighted")
         results = map_items(
             lambda A: _embed_one(A, self.n_components, self.adjust, epsilon, self.n_elbows,
                                  self.solver, bool(self.diagonal_augmentation),

@@ -22,13 +22,15 @@ from sklearn.utils.validation import check_is_fitted
 
 from ..io._input import graph_batch
 from ..utils._batch import join_batch, map_items
+from ..utils._output import ContainerOutputMixin
 from ..utils._params import ParamsMixin
 from ..utils._random import item_streams, stage_tag
 
 __all__ = ["ReleaseMechanism", "GraphRelease"]
 
 
-class ReleaseMechanism(ParamsMixin, TransformerMixin, BaseEstimator, auto_wrap_output_keys=None):
+class ReleaseMechanism(ContainerOutputMixin, ParamsMixin, TransformerMixin, BaseEstimator,
+                       auto_wrap_output_keys=None):
     """Base of every mechanism: ``fit`` states the guarantee, ``transform`` releases.
 
     Subclasses declare ``_parameter_constraints`` for all their parameters and define:

@@ -21,7 +21,7 @@ from ._random import (
     check_random_state,
     validate_random_state,
 )
-from ._output import OUTPUT_KINDS, TableOutputMixin
+from ._output import OUTPUT_KINDS, ContainerOutputMixin, TableOutputMixin
 from ._params import (
     RULES,
     Interval,
@@ -50,6 +50,7 @@ __all__ = [
     "check_random_state",
     "validate_random_state",
     "TableOutputMixin",
+    "ContainerOutputMixin",
     "OUTPUT_KINDS",
     "InvalidParameterError",
     "Interval",

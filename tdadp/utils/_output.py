@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn import get_config
 
-__all__ = ["TableOutputMixin", "OUTPUT_KINDS"]
+__all__ = ["TableOutputMixin", "ContainerOutputMixin", "OUTPUT_KINDS"]
 
 OUTPUT_KINDS = ("default", "pandas")
 
@@ -79,3 +79,30 @@ class TableOutputMixin:
         if attrs:
             frame.attrs.update(attrs)
         return frame
+
+
+class ContainerOutputMixin:
+    """``set_output`` for stages whose output is not a table (a graph, a diagram).
+
+    ``Pipeline.set_output(transform="pandas")`` asks every step; a graph or a persistence
+    diagram has no DataFrame form, so these stages accept the setting and keep their output's
+    container (a graph stays the array or sparse matrix it was, with what it carries), and the
+    table stages after them honour it.
+    """
+
+    def set_output(self, *, transform=None):
+        """Accept the output setting of a Pipeline; the output's container is kept.
+
+        Parameters
+        ----------
+        transform : {"default", "pandas"} or None
+            Checked, then without effect: this stage's output is not a table.
+
+        Returns
+        -------
+        self
+        """
+        if transform is not None and transform not in OUTPUT_KINDS:
+            raise ValueError(f"transform must be one of {OUTPUT_KINDS} or None, got "
+                             f"{transform!r}.")
+        return self

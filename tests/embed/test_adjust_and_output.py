@@ -11,6 +11,7 @@ from sklearn.pipeline import make_pipeline
 
 from tdadp import (GRDPG, AdjacencySpectralEmbedding, EdgeFlip, LaplaceFlip, LatentSampler,
                    adjacency_spectral_embedding, circle, edge_flip, flip_probability,
+                   from_networkx,
                    laplace_flip, laplace_flip_probability, sample_grdpg)
 from tdadp.embed import ShiftedAdjacency, top_eigenpairs
 
@@ -101,11 +102,14 @@ def test_pandas_output_of_a_networkx_graph_is_indexed_by_its_node_names():
     assert list(out.index) == names
     assert list(out.columns) == list(est.get_feature_names_out())
     assert out.attrs["signature"] == est.signature_
-    # Through a private release: the names survive the mechanism.
+    # Through a private release (of the co-appearance graph: its weights made edges, by
+    # choice): the names survive the mechanism.
+    with pytest.warns(UserWarning, match="binariz"):
+        A = from_networkx(G, weights="binarize")
     pipe = make_pipeline(EdgeFlip(4.0, random_state=0),
                          AdjacencySpectralEmbedding(n_components=3, adjust=True))
     pipe.set_output(transform="pandas")
-    private = pipe.fit_transform(G)
+    private = pipe.fit_transform(A)
     assert list(private.index) == names
     # The global configuration reaches it too, and clones keep an explicit setting.
     with config_context(transform_output="pandas"):
