@@ -12,6 +12,9 @@ import numbers
 from collections.abc import Mapping
 
 import numpy as np
+import scipy.sparse as sp
+
+from ._rules import real_array
 
 __all__ = ["PersistenceDiagram", "log_diagram", "as_diagram", "stack_giotto"]
 
@@ -23,10 +26,13 @@ def _check_dimension(dim):
 
 
 def _check_points(points, dim):
+    what = f"the points of dimension {dim}"
     try:
-        arr = np.array(points, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"the points of dimension {dim} are not numeric: {exc}") from exc
+        arr = np.array(real_array(points, what))
+    except ValueError as exc:  # a ragged list (or complex numbers)
+        if str(exc).startswith("Complex"):
+            raise
+        raise ValueError(f"{what} are not numeric: {exc}") from exc
     if arr.size == 0:
         return np.zeros((0, 2))
     if arr.ndim != 2 or arr.shape[1] != 2:
@@ -109,7 +115,7 @@ class PersistenceDiagram(Mapping):
             return
         if points is None:
             points = {}
-        if not isinstance(points, Mapping):
+        if not isinstance(points, Mapping) or sp.issparse(points):  # a dok matrix is a dict
             points = {homology_dimension: points}
         data = {}
         for dim, pts in points.items():

@@ -354,4 +354,6 @@ class PersistentHomology(TableOutputMixin, ParamsMixin, TransformerMixin, BaseEs
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.requires_fit = False
+        # A cloud of any dtype gives a float64 diagram, which is not an array of the input.
+        tags.transformer_tags.preserves_dtype = []
         return tags

@@ -5,10 +5,11 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
+import scipy.sparse as sp
 
 from ..utils._params import Rule
 
-__all__ = ["HOMOLOGY_DIMENSIONS", "as_dimensions", "check_cloud"]
+__all__ = ["HOMOLOGY_DIMENSIONS", "as_dimensions", "check_cloud", "real_array"]
 
 
 def _is_dimension(k):
@@ -40,29 +41,39 @@ def _holds(X, kind):
     return X.dtype == object and any(isinstance(v, kind) for v in X.ravel())
 
 
-def check_cloud(X):
-    """One point cloud as a C-contiguous (n_points, n_features) float64 array.
+def real_array(X, what):
+    """``X`` as a float64 array of any shape, or a clear error naming ``what`` it should be.
 
-    Real numbers only: strings are refused (``np.asarray`` would parse ``"1.5"`` silently) and
-    so are complex numbers (a cast to float drops the imaginary part). An object array of
-    numbers is converted, as scikit-learn does.
+    Real numbers only: sparse matrices are refused (``np.asarray`` would wrap one in a 0-d
+    object array), strings too (it would parse ``"1.5"`` silently) and complex numbers (a cast
+    drops the imaginary part). An object array of numbers is converted, as scikit-learn does.
     """
+    if sp.issparse(X):
+        raise TypeError(f"Sparse data not supported: {what} is a dense array; convert it "
+                        "with X.toarray().")
     X = np.asarray(X)
     if X.dtype.kind in "USV" or _holds(X, (str, bytes)):
-        raise TypeError(f"a point cloud must hold real numbers, got strings (dtype {X.dtype}).")
+        raise ValueError(f"{what} is not numeric: it holds strings (dtype {X.dtype}).")
     if X.dtype.kind == "c" or _holds(X, (complex, np.complexfloating)):
-        raise ValueError("Complex data not supported: a point cloud must be real, got "
-                         f"dtype {X.dtype} (casting would drop the imaginary part).")
+        raise ValueError(f"Complex data not supported: {what} must be real, got dtype "
+                         f"{X.dtype} (casting would drop the imaginary part).")
     if X.dtype == object:
-        X = X.astype(np.float64)  # a TypeError naming the element that is not a number
-    elif not (np.issubdtype(X.dtype, np.number) or X.dtype == bool):
-        raise TypeError(f"a point cloud must be numeric, got dtype {X.dtype}.")
-    X = np.ascontiguousarray(X, dtype=np.float64)
+        return X.astype(np.float64)  # a TypeError naming the element that is not a number
+    if not (np.issubdtype(X.dtype, np.number) or X.dtype == bool):
+        raise TypeError(f"{what} is not numeric: dtype {X.dtype}.")
+    return np.asarray(X, dtype=np.float64)
+
+
+def check_cloud(X):
+    """One point cloud as a C-contiguous (n_points, n_features) float64 array."""
+    X = np.ascontiguousarray(real_array(X, "a point cloud"))
     if X.ndim != 2:
         raise ValueError(f"a point cloud must be a 2-D (n_points, n_features) array, got shape "
                          f"{X.shape}.")
-    if X.shape[0] == 0 or X.shape[1] == 0:
-        raise ValueError(f"the point cloud is empty (shape {X.shape}).")
+    for axis, what in ((0, "sample(s)"), (1, "feature(s)")):
+        if X.shape[axis] == 0:  # scikit-learn's wording, which its checks look for
+            raise ValueError(f"Found array with 0 {what} (shape={X.shape}) while a minimum of "
+                             "1 is required: the point cloud is empty.")
     if not np.isfinite(X).all():
         raise ValueError("the point cloud contains NaN or infinite coordinates.")
     return X

@@ -151,7 +151,7 @@ def test_bad_shift_invariant_arguments_are_refused(kwargs, name):
 @pytest.mark.parametrize("point, match", [
     ([np.nan, 1.0], "NaN"), ([0.0, np.nan], "NaN"), ([np.inf, np.inf], "born at \\+inf"),
     ([2.0, 1.0], "dies before it is born"), (["a", 1.0], "not numeric"),
-    ([1 + 1j, 2.0], "not numeric|complex"),
+    ([1 + 1j, 2.0], "Complex data not supported"),
 ])
 def test_non_finite_and_malformed_coordinates_are_refused(distance, point, match):
     P = np.array([[0.0, 1.0], point], dtype=object)

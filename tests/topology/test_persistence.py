@@ -1,6 +1,7 @@
 import gudhi
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from sklearn.base import clone
 
 from tdadp.topology import (
@@ -144,8 +145,9 @@ def test_bad_clouds():
     (noisy_circle(10) + 1j, ValueError, "Complex data not supported"),
     (noisy_circle(10).astype(complex), ValueError, "Complex data not supported"),
     (np.array([[1 + 2j, 0.0]] * 5, dtype=object), ValueError, "Complex data"),
-    (noisy_circle(10).astype(str), TypeError, "strings"),
-    (np.array([["1.5", 0.0]] * 5, dtype=object), TypeError, "strings"),
+    (noisy_circle(10).astype(str), ValueError, "strings"),
+    (np.array([["1.5", 0.0]] * 5, dtype=object), ValueError, "strings"),
+    (sp.csr_matrix(noisy_circle(10)), TypeError, "Sparse data not supported"),
     (np.array([[{"a": 1}, 0.0]] * 5, dtype=object), TypeError, "must be a string or a real"),
     (noisy_circle(10).astype("datetime64[s]"), TypeError, "numeric"),
 ])
