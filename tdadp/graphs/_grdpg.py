@@ -9,8 +9,8 @@ from sklearn.base import BaseEstimator, TransformerMixin
 
 from ..latent._positions import as_latent_matrix, get_signature
 from ..utils._batch import join_batch, map_items, split_batch
-from ..utils._output import OUTPUT_KINDS
-from ..utils._params import Interval, Options, ParamsMixin, check_param
+from ..utils._output import ContainerOutputMixin
+from ..utils._params import Interval, ParamsMixin, check_param
 from ..utils._random import check_random_state, item_streams, stage_tag
 from ..utils._validation import check_memory
 from ._dyads import (
@@ -190,7 +190,7 @@ def sample_grdpg(X, signature=None, sparsity=1.0, random_state=None, sparse=Fals
     return _sample_one(X, signature, sparsity, rng, bool(sparse))
 
 
-class GRDPG(ParamsMixin, TransformerMixin, BaseEstimator):
+class GRDPG(ContainerOutputMixin, ParamsMixin, TransformerMixin, BaseEstimator):
     """Generalized random dot-product graph generator, one graph per latent matrix.
 
     Parameters
@@ -287,24 +287,6 @@ class GRDPG(ParamsMixin, TransformerMixin, BaseEstimator):
                                           bool(self.sparse)),
             items, streams, self.n_jobs)
         return join_batch(out, single)
-
-    def set_output(self, *, transform=None):
-        """Accept an output setting; the graphs are returned as they are.
-
-        A graph is not a table, so no setting changes this stage's output; it is accepted so
-        that ``Pipeline.set_output(transform="pandas")`` reaches the table stages after it
-        (e.g. the embedding, indexed by node names).
-
-        Parameters
-        ----------
-        transform : {"default", "pandas"} or None
-
-        Returns
-        -------
-        self
-        """
-        check_param(transform, [None, Options(*OUTPUT_KINDS)], "transform")
-        return self
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
