@@ -41,7 +41,7 @@ def run_graspologic(n, seed=0):
     from benchmarks._common import peak_rss_gib, timed
 
     X = np.asarray(tdadp.circle(n, random_state=seed))
-    np.random.seed(seed)  # graspologic's samplers use the global numpy state
+    np.random.seed(seed)  # noqa: NPY002 - graspologic's samplers use the global state
     A, t_sample = timed(rdpg, X, rescale=False, directed=False, loops=False)
 
     def flip(A):

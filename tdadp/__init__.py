@@ -6,6 +6,22 @@ comparison, and ToMATo clustering of the embedded nodes. Every stage is a scikit
 estimator with a function twin, and maps one item or a batch of items.
 """
 
+from .cluster import (
+    ToMATo,
+    clustering_scores,
+    misclassification_rate,
+    plot_prominence,
+    tomato,
+)
+from .embed import (
+    AdjacencySpectralEmbedding,
+    adjacency_spectral_embedding,
+    gram_error,
+    procrustes_align,
+    two_to_infinity_error,
+)
+from .graphs import GRDPG, probability_matrix, sample_grdpg
+from .io import from_networkx, read_edgelist, to_networkx
 from .latent import (
     LATENT_KINDS,
     LatentPositions,
@@ -20,7 +36,8 @@ from .latent import (
     torus,
     two_circles,
 )
-from .graphs import GRDPG, probability_matrix, sample_grdpg
+from .privacy import audit, compose, edge_privacy_exact
+from .recipes import make_private_clustering
 from .release import (
     DegreeSequence,
     EdgeFlip,
@@ -41,14 +58,6 @@ from .release import (
     private_signature,
     project_max_degree,
 )
-from .privacy import audit, compose, edge_privacy_exact
-from .embed import (
-    AdjacencySpectralEmbedding,
-    adjacency_spectral_embedding,
-    gram_error,
-    procrustes_align,
-    two_to_infinity_error,
-)
 from .topology import (
     PairwiseDistance,
     PersistenceDiagram,
@@ -61,15 +70,6 @@ from .topology import (
     shift_invariant_bottleneck,
     wasserstein_distance,
 )
-from .cluster import (
-    ToMATo,
-    clustering_scores,
-    misclassification_rate,
-    plot_prominence,
-    tomato,
-)
-from .recipes import make_private_clustering
-from .io import from_networkx, read_edgelist, to_networkx
 
 __version__ = "0.1.0"
 

@@ -14,8 +14,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .experiments import ConfigError, experiment_config, get_experiment, list_experiments, \
-    run_experiment
+from .experiments import (
+    ConfigError,
+    experiment_config,
+    get_experiment,
+    list_experiments,
+    run_experiment,
+)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -29,7 +34,8 @@ def _positive(kind):
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{kind} must be an integer, got {text!r}")
+            raise argparse.ArgumentTypeError(f"{kind} must be an integer, got {text!r}") \
+                from None
         if value < 1:
             raise argparse.ArgumentTypeError(f"{kind} must be at least 1, got {value}")
         return value

@@ -1,22 +1,22 @@
 """Stage 4, adjacency spectral embedding (plain or privacy-adjusted) and its evaluation."""
 
-from ._eigen import (
-    ShiftedAdjacency,
-    resolve_solver,
-    top_eigenpairs,
-    SOLVERS,
+from ._alignment import (
+    gram_error,
+    procrustes_align,
+    two_to_infinity_error,
 )
 from ._dimension import (
     zhu_ghodsi_elbows,
 )
-from ._embedding import (
-    adjacency_spectral_embedding,
-    AdjacencySpectralEmbedding,
+from ._eigen import (
+    SOLVERS,
+    ShiftedAdjacency,
+    resolve_solver,
+    top_eigenpairs,
 )
-from ._alignment import (
-    procrustes_align,
-    gram_error,
-    two_to_infinity_error,
+from ._embedding import (
+    AdjacencySpectralEmbedding,
+    adjacency_spectral_embedding,
 )
 
 __all__ = [

@@ -1,39 +1,18 @@
-"""Stage 2, graphs: gRDPG sampling, dyad machinery and what a graph carries (node names, release)."""
+"""Stage 2, graphs: gRDPG sampling, dyad machinery, what a graph carries (nodes, release).
 
-from ._dyads import (
-    row_blocks,
-    write_upper_block,
-    n_dyads,
-    dyad_pairs,
-    dyad_index,
-    bernoulli_positions,
-    symmetric_csr,
-)
-from ._info import (
-    GraphArray,
-    graph_guarantee,
-    graph_nodes,
-    tag_graph,
-)
-from ._grdpg import (
-    sample_grdpg,
-    GRDPG,
-    probability_matrix,
-)
+The dyad machinery (``_dyads``: row blocks, linear dyad indices, geometric skipping) is
+shared by the sampler and the mechanisms and stays private.
+"""
+
+from ._grdpg import GRDPG, probability_matrix, sample_grdpg
+from ._info import GraphArray, graph_guarantee, graph_nodes, tag_graph
 
 __all__ = [
-    "row_blocks",
-    "write_upper_block",
-    "n_dyads",
-    "dyad_pairs",
-    "dyad_index",
-    "bernoulli_positions",
-    "symmetric_csr",
+    "GRDPG",
+    "sample_grdpg",
+    "probability_matrix",
     "GraphArray",
     "tag_graph",
     "graph_nodes",
     "graph_guarantee",
-    "sample_grdpg",
-    "GRDPG",
-    "probability_matrix",
 ]

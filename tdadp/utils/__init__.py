@@ -1,25 +1,9 @@
 """Shared machinery below every stage: batches, input checks, random streams, parameter rules."""
 
 from ._batch import (
-    split_batch,
-    map_items,
     join_batch,
-)
-from ._validation import (
-    check_epsilon,
-    check_epsilon_array,
-    check_adjacency,
-    check_symmetric_matrix,
-    check_probability,
-    check_positive_int,
-)
-from ._random import (
-    SECURE,
-    OSRandom,
-    item_streams,
-    stage_tag,
-    check_random_state,
-    validate_random_state,
+    map_items,
+    split_batch,
 )
 from ._output import OUTPUT_KINDS, ContainerOutputMixin, TableOutputMixin
 from ._params import (
@@ -31,6 +15,22 @@ from ._params import (
     Rule,
     check_param,
     validate_params,
+)
+from ._random import (
+    SECURE,
+    OSRandom,
+    check_random_state,
+    item_streams,
+    stage_tag,
+    validate_random_state,
+)
+from ._validation import (
+    check_adjacency,
+    check_epsilon,
+    check_epsilon_array,
+    check_positive_int,
+    check_probability,
+    check_symmetric_matrix,
 )
 
 __all__ = [

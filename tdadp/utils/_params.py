@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -84,9 +85,7 @@ class Interval:
             return False
         if self.right is not None and (v > self.right or (v == self.right and not hi_closed)):
             return False
-        if self.right is None and v == math.inf:
-            return False
-        return True
+        return not (self.right is None and v == math.inf)
 
     def __str__(self):
         what = "an int" if self.kind == "int" else "a real number"
@@ -109,10 +108,7 @@ class Options:
         object.__setattr__(self, "values", tuple(values))
 
     def __call__(self, value):
-        for option in self.values:
-            if type(option) is type(value) and option == value:
-                return True
-        return False
+        return any(type(option) is type(value) and option == value for option in self.values)
 
     def __str__(self):
         return "one of " + ", ".join(repr(v) for v in self.values)

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 import tdadp
-from tdadp import adjacency_spectral_embedding as ase, gram_error, private_signature
+from tdadp import adjacency_spectral_embedding as ase
+from tdadp import gram_error, private_signature
 
 EPS = 1.0
 PI = tdadp.flip_probability(EPS)

@@ -9,10 +9,20 @@ from sklearn import config_context
 from sklearn.base import clone
 from sklearn.pipeline import make_pipeline
 
-from tdadp import (GRDPG, AdjacencySpectralEmbedding, EdgeFlip, LaplaceFlip, LatentSampler,
-                   adjacency_spectral_embedding, circle, edge_flip, flip_probability,
-                   from_networkx,
-                   laplace_flip, laplace_flip_probability, sample_grdpg)
+from tdadp import (
+    GRDPG,
+    AdjacencySpectralEmbedding,
+    EdgeFlip,
+    LatentSampler,
+    adjacency_spectral_embedding,
+    circle,
+    edge_flip,
+    flip_probability,
+    from_networkx,
+    laplace_flip,
+    laplace_flip_probability,
+    sample_grdpg,
+)
 from tdadp.embed import ShiftedAdjacency, top_eigenpairs
 
 

@@ -3,7 +3,8 @@ import pytest
 import scipy.sparse as sp
 
 import tdadp
-from tdadp import AdjacencySpectralEmbedding, adjacency_spectral_embedding as ase
+from tdadp import AdjacencySpectralEmbedding
+from tdadp import adjacency_spectral_embedding as ase
 from tdadp.embed._dimension import zhu_ghodsi_elbows
 from tdadp.embed._eigen import ShiftedAdjacency, top_eigenpairs
 
