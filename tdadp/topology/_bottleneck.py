@@ -8,6 +8,7 @@ since hera does not know -inf births and gudhi's wrapper leaves their convention
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 import gudhi
 import numpy as np
@@ -17,7 +18,7 @@ from scipy.sparse.csgraph import maximum_bipartite_matching
 from scipy.spatial import cKDTree
 
 from ..utils._params import Interval, check_param
-from ._diagram import PersistenceDiagram, as_diagram
+from ._diagram import as_diagram
 from ._parts import Parts, normalizing_exponent
 
 __all__ = ["bottleneck_distance", "wasserstein_distance", "finite_bottleneck",
@@ -101,7 +102,8 @@ def resolve_pair(D1, D2, homology_dimension):
     Returns ``(dims, pairs, per_dim)``: ``per_dim`` is False when both inputs were bare arrays
     or a single dimension was asked for (one result, not a dict).
     """
-    bare = not isinstance(D1, PersistenceDiagram) and not isinstance(D2, PersistenceDiagram)
+    # Diagrams are mappings dimension -> points (a PersistenceDiagram or a plain dict).
+    bare = not isinstance(D1, Mapping) and not isinstance(D2, Mapping)
     if bare:
         X, Y = as_diagram(D1), as_diagram(D2)
         return (0,), [(X[0], Y[0])], False
@@ -247,6 +249,7 @@ def bottleneck_distance(D1, D2, homology_dimension=None, matching=False, e=None)
     >>> import numpy as np
     >>> bottleneck_distance(np.array([[0.0, 2.0]]), np.zeros((0, 2)))
     1.0
+    >>> from tdadp.topology import PersistenceDiagram
     >>> D = PersistenceDiagram({0: [[0, 1], [0, np.inf]], 1: [[0.2, 0.9]]})
     >>> bottleneck_distance(D, D)
     0.0

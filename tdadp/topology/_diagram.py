@@ -335,6 +335,9 @@ def as_diagram(D, homology_dimension=0):
     """``D`` as a :class:`PersistenceDiagram` (a bare (k, 2) array gets ``homology_dimension``)."""
     if isinstance(D, PersistenceDiagram):
         return D
+    if D is None:  # PersistenceDiagram() is the empty diagram; None as data is a mistake
+        raise TypeError("expected a persistence diagram, a mapping dimension -> points or a "
+                        "(k, 2) array of (birth, death) pairs, got None.")
     return PersistenceDiagram(D, homology_dimension=homology_dimension)
 
 

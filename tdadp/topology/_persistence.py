@@ -9,6 +9,11 @@ by c:
   ``alpha_scale="diameter"`` the diameter 2r, which is on the same footing as Rips edge
   lengths (a pair of points first enters both filtrations at their distance).
 
+Scale. A cloud is computed scaled by the power of two that brings its largest |coordinate|
+into [0.5, 1), and its diagram scaled back: exact in binary floating point, and it keeps
+ripser's float32 distances and gudhi's squared radii from overflowing or underflowing, which
+silently emptied the H1 of a circle scaled by 1e40 (Rips) or 1e160 (alpha).
+
 Alpha and Rips diagrams are different objects (Rips at 2r is sandwiched between Cech at r and
 Cech at sqrt(2 d / (d + 1)) r, Edelsbrunner & Harer, III.2), so compare a diagram only with
 diagrams of the same complex.
@@ -26,9 +31,10 @@ from scipy.spatial.distance import pdist
 from sklearn.base import BaseEstimator, TransformerMixin
 
 from ..utils._batch import join_batch, map_items, split_batch
-from ..utils._output import TableOutputMixin
+from ..utils._output import ContainerOutputMixin
 from ..utils._params import Interval, Options, ParamsMixin, Rule, validate_params
 from ._diagram import PersistenceDiagram
+from ._parts import normalizing_exponent
 from ._rules import HOMOLOGY_DIMENSIONS, as_dimensions, check_cloud
 
 __all__ = ["PersistentHomology", "persistence_diagram", "estimate_rips_memory"]
@@ -115,7 +121,8 @@ def _resolve_complex(complex, n_features):
 
 def _alpha(X, dims, cap, alpha_scale, coeff):
     factor = 2.0 if alpha_scale == "diameter" else 1.0
-    max_sq = (cap / factor) ** 2 if np.isfinite(cap) else float("inf")
+    with np.errstate(over="ignore"):  # a cap whose square overflows caps nothing
+        max_sq = float(np.square(np.float64(cap / factor)))
     st = gudhi.AlphaComplex(points=X).create_simplex_tree(max_alpha_square=max_sq)
     # H_k needs simplices up to dimension k + 1; gudhi only reports dimensions present.
     st.compute_persistence(homology_coeff_field=coeff, persistence_dim_max=True)
@@ -170,11 +177,14 @@ def _rips(X, dims, cap, coeff, max_memory):
 def _diagram_of(X, complex, dims, cap, alpha_scale, coeff, max_memory):
     X = check_cloud(X)
     kind = _resolve_complex(complex, X.shape[1])
+    # Dgm(cX) = c Dgm(X): computed at the scale of a unit cloud (see the module's notes).
+    k = normalizing_exponent(X)
+    X, cap = np.ldexp(X, -k), float(np.ldexp(cap, -k))
     if kind == "alpha":
         out = _alpha(X, dims, cap, alpha_scale, coeff)
     else:
         out = _rips(X, dims, cap, coeff, max_memory)
-    return PersistenceDiagram(out)
+    return PersistenceDiagram({dim: np.ldexp(v, k) for dim, v in out.items()})
 
 
 def persistence_diagram(X, complex="auto", homology_dimensions=(0, 1), max_edge_length=np.inf,
@@ -209,7 +219,7 @@ def persistence_diagram(X, complex="auto", homology_dimensions=(0, 1), max_edge_
     return join_batch(out, single)
 
 
-class PersistentHomology(TableOutputMixin, ParamsMixin, TransformerMixin, BaseEstimator,
+class PersistentHomology(ContainerOutputMixin, ParamsMixin, TransformerMixin, BaseEstimator,
                          auto_wrap_output_keys=None):
     """Persistence diagrams of point clouds (alpha via gudhi, Rips via ripser).
 
@@ -258,6 +268,12 @@ class PersistentHomology(TableOutputMixin, ParamsMixin, TransformerMixin, BaseEs
         The complex ``"auto"`` chose for the first cloud seen by ``fit``.
     n_features_in_ : int
         Ambient dimension of the clouds seen by ``fit``, when they all have the same.
+
+    Notes
+    -----
+    ``set_output`` is accepted (so that ``Pipeline.set_output(transform="pandas")`` reaches
+    the stages after this one, e.g. :class:`PairwiseDistance` comparing one dimension) and
+    leaves diagrams as they are: a diagram is not a table.
 
     References
     ----------
@@ -333,23 +349,6 @@ class PersistentHomology(TableOutputMixin, ParamsMixin, TransformerMixin, BaseEs
     def fit_transform(self, X, y=None, **fit_params):
         """Validate, then return the diagram of each cloud (see :meth:`transform`)."""
         return self.fit(X).transform(X)
-
-    def set_output(self, *, transform=None):
-        """Accept an output setting; diagrams are returned as they are.
-
-        A diagram is not a table, so no setting changes this stage's output; it is accepted
-        so that ``Pipeline.set_output(transform="pandas")`` reaches the stages after it
-        (e.g. :class:`PairwiseDistance` comparing one homology dimension).
-
-        Parameters
-        ----------
-        transform : {"default", "pandas"} or None
-
-        Returns
-        -------
-        self
-        """
-        return super().set_output(transform=transform)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

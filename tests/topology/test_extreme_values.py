@@ -157,3 +157,15 @@ def test_non_finite_and_malformed_coordinates_are_refused(distance, point, match
     P = np.array([[0.0, 1.0], point], dtype=object)
     with pytest.raises((ValueError, TypeError), match=match):
         distance(P, np.array([[0.0, 1.0]]))
+
+
+@pytest.mark.parametrize("distance", DISTANCES)
+def test_none_is_no_diagram_and_a_dict_is_one(distance):
+    with pytest.raises(TypeError, match="got None"):
+        distance(None, np.array([[0.0, 1.0]]))
+    # a plain mapping dimension -> points is a diagram (not a bare array of dimension 0)
+    d = distance({1: [[0.0, 2.0]]}, {1: [[0.0, 3.0]]}, homology_dimension=1)
+    if distance is shift_invariant_bottleneck:  # the shift 0.5 halves the cost
+        assert d[0] == pytest.approx(0.5, rel=ULPS) and d[1] == 0.5
+    else:
+        assert d == pytest.approx(1.0, rel=ULPS)

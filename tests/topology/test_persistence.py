@@ -161,3 +161,26 @@ def test_complex_and_string_clouds_are_refused(cloud, error, match):
 def test_object_array_of_numbers_is_a_cloud():
     X = noisy_circle(30)
     assert persistence_diagram(X.astype(object)) == persistence_diagram(X)
+
+
+@pytest.mark.parametrize("complex", ["alpha", "rips"])
+@pytest.mark.parametrize("k", [-900, -170, 130, 600])
+def test_diagrams_are_exact_at_any_scale(complex, k):
+    # ripser's float32 distances overflow beyond about 1e38 and vanish below 1e-45, gudhi's
+    # squared radii beyond 1e154: before the power-of-two normalisation the circle's H1 bar
+    # silently disappeared. Power-of-two scalings are exact, so the diagrams are equal.
+    X = noisy_circle(40)
+    c = 2.0 ** k
+    assert persistence_diagram(X * c, complex=complex) == persistence_diagram(
+        X, complex=complex).scale(c)
+    capped = persistence_diagram(X * c, complex=complex, max_edge_length=0.5 * c)
+    assert capped == persistence_diagram(X, complex=complex, max_edge_length=0.5).scale(c)
+
+
+@pytest.mark.parametrize("complex", ["alpha", "rips"])
+def test_huge_caps_and_coordinates_are_not_an_overflow(complex):
+    X = noisy_circle(40) * 1e200
+    D = persistence_diagram(X, complex=complex, max_edge_length=1e300)
+    assert persistence_diagram(X, complex=complex) == D
+    bar = D[1][np.argmax(D[1][:, 1] - D[1][:, 0])]
+    assert bar[1] - bar[0] > 0.5e200  # the circle's H1 bar is there
