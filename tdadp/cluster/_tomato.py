@@ -7,10 +7,12 @@ import numbers
 import warnings
 
 import numpy as np
+import scipy.sparse as sp
 from scipy.spatial import cKDTree
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.utils.validation import check_is_fitted
 
+from ..topology._rules import real_array
 from ..utils._batch import join_batch, map_items, split_batch
 from ..utils._params import Interval, Options, ParamsMixin, Rule, check_param
 from ._density import (
@@ -33,10 +35,10 @@ __all__ = ["ToMATo", "tomato"]
 _DENSITIES = ("logDTM", "DTM", "logKDE", "KDE")
 _GRAPHS = ("knn", "radius")
 
-# scipy's k-d tree takes -1 (all cores) or a positive number of workers.
-_WORKERS = Rule("-1 or a positive int",
+# scipy's k-d tree takes -1 (all cores) or a positive number of workers, as a C long.
+_WORKERS = Rule("-1 or an int in [1, 2**31 - 1]",
                 lambda v: isinstance(v, (numbers.Integral, np.integer))
-                and not isinstance(v, (bool, np.bool_)) and (v == -1 or v >= 1))
+                and not isinstance(v, (bool, np.bool_)) and (v == -1 or 1 <= v < 2**31))
 
 _CUT = {
     "n_clusters": [None, "positive_int"],
@@ -385,6 +387,9 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
         self : ToMATo
         """
         self._validate_params()
+        if not sp.issparse(X):  # scikit-learn refuses sparse input itself, by name
+            # check_array would parse strings such as "1.5" and drop imaginary parts
+            real_array(X, "a point cloud")
         X = _validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
         p = _resolve(self.get_params(), X.shape[0], X.shape[1])
         density, tree = _fit_tree(X, p)

@@ -259,8 +259,9 @@ def test_tomato_function_single_and_batch():
         (dict(density="KDE", bandwidth="normal"), "'bandwidth' parameter.*'silverman'"),
         (dict(density_k=0), "'density_k' parameter"),
         (dict(dim=-2), "'dim' parameter"),
-        (dict(n_jobs=0), "'n_jobs' parameter.*-1 or a positive int"),
+        (dict(n_jobs=0), "'n_jobs' parameter.*-1 or an int in \\[1, 2\\*\\*31 - 1\\]"),
         (dict(n_jobs=-2), "'n_jobs' parameter"),
+        (dict(n_jobs=2**63), "'n_jobs' parameter"),  # scipy's C long would overflow
     ],
 )
 def test_bad_parameters(params, match):
@@ -299,6 +300,9 @@ def test_too_few_points_for_k_clamps_it_with_a_warning():
         (np.zeros((20, 3, 2)), "dim 3"),
         (np.zeros(20), "2D array"),
         (np.zeros((1, 3)), "1 sample"),
+        (np.full((20, 2), "1.5"), "strings"),  # check_array alone would parse them
+        (np.array([["1.5", 0.0]] * 20, dtype=object), "strings"),
+        (np.ones((20, 2)) + 1j, "Complex data not supported"),
     ],
 )
 def test_bad_input(X, match):
