@@ -66,13 +66,14 @@ def main(argv=None):
         for dim in (3, 4):
             X, y = _mixture(n, dim, seed=n + dim)
             est = ToMATo(k=k, density_k=density_k, n_clusters=4)
-            t_ours, _ = _time(lambda: est.fit(X), repeat)
-            t_recut, _ = _time(lambda: est.recut(n_clusters=5), 3)
+            t_ours, _ = _time(lambda est=est, X=X: est.fit(X), repeat)
+            t_recut, _ = _time(lambda est=est: est.recut(n_clusters=5), 3)
             ours = est.recut(n_clusters=4)
-            t_km, km = _time(lambda: KMeans(4, n_init=1, random_state=0).fit_predict(X), repeat)
+            t_km, km = _time(lambda X=X: KMeans(4, n_init=1, random_state=0).fit_predict(X),
+                              repeat)
             if Tomato is not None:
                 ref = Tomato(k=k + 1, k_DTM=density_k + 1, symmetrize_graph=True, n_clusters=4)
-                t_g, _ = _time(lambda: ref.fit(X), repeat)
+                t_g, _ = _time(lambda ref=ref, X=X: ref.fit(X), repeat)
                 agree = adjusted_rand_score(ours, ref.labels_)
             else:
                 t_g, agree = float("nan"), float("nan")
