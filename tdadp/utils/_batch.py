@@ -51,10 +51,16 @@ def split_batch(X, *, what="matrix", single_types=()):
         if all(_is_matrix_like(x) or (single_types and isinstance(x, single_types)) for x in X):
             return list(X), False
         try:
-            arr = np.asarray(X, dtype=float)
-        except (TypeError, ValueError):
+            arr = np.asarray(X)
+        except (TypeError, ValueError):  # ragged nesting
             arr = None
         if arr is not None and arr.ndim in (2, 3):
+            # Real numbers become floats; strings and complex numbers keep their dtype (a
+            # cast would parse "1.5" and drop imaginary parts) so the item's own check
+            # refuses them by name.
+            if (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool) \
+                    and not np.iscomplexobj(arr):
+                arr = arr.astype(float)
             return split_batch(arr, what=what)
         items = []
         for x in X:

@@ -139,8 +139,12 @@ def _random_state(value, allow_secure):
     return _is_int(value) and value >= 0
 
 
+# joblib counts workers in a C int; more than this is a typo, not a machine.
+_MAX_JOBS = 2**31 - 1
+
+
 def _n_jobs(value):
-    return value is None or (_is_int(value) and value != 0)
+    return value is None or (_is_int(value) and value != 0 and -_MAX_JOBS <= value <= _MAX_JOBS)
 
 
 def _pair_of_nonnegative_ints(value):
