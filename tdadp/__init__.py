@@ -21,7 +21,7 @@ from .embed import (
     two_to_infinity_error,
 )
 from .graphs import GRDPG, probability_matrix, sample_grdpg
-from .io import from_networkx, read_edgelist, to_networkx
+from .io import from_networkx, read_edgelist, simple_graph, to_networkx
 from .latent import (
     LATENT_KINDS,
     LatentPositions,
@@ -142,4 +142,5 @@ __all__ = [
     "read_edgelist",
     "from_networkx",
     "to_networkx",
+    "simple_graph",
 ]

@@ -343,9 +343,6 @@ class AdjacencySpectralEmbedding(TableOutputMixin, ParamsMixin, TransformerMixin
         self._record(results, single)
         return self._outputs(results, single)
 
-    def _names(self, d):
-        return np.asarray([f"{type(self).__name__.lower()}{i}" for i in range(d)], dtype=object)
-
     def get_feature_names_out(self, input_features=None):
         """Column names of the embedding: ``adjacencyspectralembedding0``, ...
 

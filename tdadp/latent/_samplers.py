@@ -740,9 +740,6 @@ class LatentSampler(TableOutputMixin, ParamsMixin, TransformerMixin, BaseEstimat
         """Fit, then sample the latent positions of each replicate (see :meth:`transform`)."""
         return self.fit(X).transform(X)
 
-    def _names(self, d):
-        return np.asarray([f"{type(self).__name__.lower()}{i}" for i in range(d)], dtype=object)
-
     def get_feature_names_out(self, input_features=None):
         """Column names of each replicate's table: ``latentsampler0 .. latentsampler{d-1}``.
 

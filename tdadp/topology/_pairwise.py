@@ -273,8 +273,7 @@ class PairwiseDistance(TableOutputMixin, ParamsMixin, TransformerMixin, BaseEsti
         """
         check_is_fitted(self, "diagrams_")
         self._check_table()
-        name = type(self).__name__.lower()
-        return np.asarray([f"{name}{i}" for i in range(len(self.diagrams_))], dtype=object)
+        return self._names(len(self.diagrams_))
 
     def _check_table(self):
         if len(self.homology_dimensions_) != 1:

@@ -59,6 +59,11 @@ class TableOutputMixin:
                              f"{type(self).__name__}; use one of {OUTPUT_KINDS}.")
         return kind
 
+    def _names(self, count):
+        """scikit-learn's naming of generated columns: the class name, lower case, numbered."""
+        prefix = type(self).__name__.lower()
+        return np.asarray([f"{prefix}{i}" for i in range(count)], dtype=object)
+
     def _wrap_table(self, table, index=None, attrs=None, columns=None):
         """``table`` as the configured container (unchanged for "default").
 
