@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 from sklearn.base import clone
 from sklearn.metrics import adjusted_rand_score
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from tdadp.cluster import ToMATo, tomato
 from tdadp.cluster._density import edges_to_csr, knn_distances, knn_graph_edges
@@ -23,9 +22,10 @@ def _blobs(n_per=150, centers=((0, 0), (4, 0), (0, 4)), scale=0.4, seed=0):
 # check_estimator's whole suite, one check at a time, on the defaults: its data sets have 10
 # to 20 points, so the default k=15 is clamped to n_samples - 1 there (with a warning, tested
 # below); every check must pass, none is expected to fail.
-@parametrize_with_checks([ToMATo(), ToMATo(k=5, density="logKDE", n_clusters=3)])
-def test_sklearn_compatible(estimator, check):
-    check(estimator)
+@pytest.mark.parametrize("estimator", [ToMATo(), ToMATo(k=5, density="logKDE", n_clusters=3)],
+                         ids=repr)
+def test_sklearn_compatible(estimator, assert_sklearn_compatible):
+    assert_sklearn_compatible(estimator)
 
 
 # --- the merge tree against gudhi's C++ implementation -----------------------------------

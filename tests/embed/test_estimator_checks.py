@@ -5,9 +5,7 @@ symmetric kernels, which a weighted graph may be. The checks listed below are in
 for a reason of substance, each stated; every other check must pass.
 """
 
-import warnings
-
-from sklearn.utils.estimator_checks import parametrize_with_checks
+import pytest
 
 from tdadp import AdjacencySpectralEmbedding
 
@@ -35,10 +33,7 @@ def _expected(estimator):
     return EXPECTED_FAILED
 
 
-@parametrize_with_checks([AdjacencySpectralEmbedding(n_components=1),
-                          AdjacencySpectralEmbedding(n_components=2, solver="arpack")],
-                         expected_failed_checks=_expected)
-def test_sklearn_compatible(estimator, check):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", category=UserWarning)
-        check(estimator)
+@pytest.mark.parametrize("estimator", [AdjacencySpectralEmbedding(n_components=1),
+                          AdjacencySpectralEmbedding(n_components=2, solver="arpack")], ids=repr)
+def test_sklearn_compatible(estimator, assert_sklearn_compatible):
+    assert_sklearn_compatible(estimator, _expected(estimator))

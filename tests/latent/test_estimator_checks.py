@@ -10,13 +10,11 @@ valid latent positions what the inapplicable GRDPG checks would have.
 """
 
 import pickle
-import warnings
 
 import numpy as np
 import pytest
 from sklearn.base import clone
 from sklearn.pipeline import make_pipeline
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from tdadp import GRDPG, LatentSampler, sbm
 
@@ -66,18 +64,14 @@ def _expected(estimator):
     return DENSER_EXPECTED_FAILED if estimator.sparsity > 1e-3 else GRDPG_EXPECTED_FAILED
 
 
-@parametrize_with_checks(
-    [LatentSampler(n_nodes=20, random_state=0),
+@pytest.mark.parametrize("estimator", [LatentSampler(n_nodes=20, random_state=0),
      LatentSampler("sbm", n_nodes=[6, 6], params={"block_probabilities": [[0.2, 0.5],
                                                                           [0.5, 0.2]]},
                    random_state=0),
      GRDPG(sparsity=1e-5, random_state=0),
-     GRDPG(sparsity=0.03, sparse=True, random_state=0)],
-    expected_failed_checks=_expected)
-def test_sklearn_compatible(estimator, check):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", category=UserWarning)
-        check(estimator)
+     GRDPG(sparsity=0.03, sparse=True, random_state=0)], ids=repr)
+def test_sklearn_compatible(estimator, assert_sklearn_compatible):
+    assert_sklearn_compatible(estimator, _expected(estimator))
 
 
 def test_grdpg_contract_on_latent_positions():

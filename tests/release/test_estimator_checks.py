@@ -15,13 +15,11 @@ table of scikit-learn's checks is a sequence of triples.
 """
 
 import pickle
-import warnings
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
 from sklearn.base import clone
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from tdadp import EdgeFlip, LaplaceFlip, sample_grdpg, sbm
 from tdadp.privacy import DegreeSequence, LaplaceEdgeCount, ProjectedCount, WassersteinMechanism
@@ -105,12 +103,10 @@ def _expected_failed(estimator):
     return GRAPH_EXPECTED_FAILED
 
 
-@parametrize_with_checks(GRAPH_RELEASES + [WassersteinMechanism(random_state=0)],
-                         expected_failed_checks=_expected_failed)
-def test_sklearn_compatible(estimator, check):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", category=UserWarning)
-        check(estimator)
+@pytest.mark.parametrize("estimator", GRAPH_RELEASES + [WassersteinMechanism(random_state=0)],
+                         ids=repr)
+def test_sklearn_compatible(estimator, assert_sklearn_compatible):
+    assert_sklearn_compatible(estimator, _expected_failed(estimator))
 
 
 @pytest.fixture(scope="module")

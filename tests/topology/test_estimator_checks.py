@@ -12,14 +12,12 @@ diagrams, where they apply.
 """
 
 import pickle
-import warnings
 
 import numpy as np
 import pytest
 from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 from sklearn.pipeline import make_pipeline
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from tdadp.topology import PairwiseDistance, PersistenceDiagram, PersistentHomology
 
@@ -81,13 +79,10 @@ def _expected(estimator):
     return PAIRWISE_DISTANCE_EXPECTED_FAILED
 
 
-@parametrize_with_checks([PersistentHomology(), PersistentHomology(complex="rips"),
-                          PairwiseDistance(), PairwiseDistance(homology_dimensions=0)],
-                         expected_failed_checks=_expected)
-def test_sklearn_compatible(estimator, check):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", category=UserWarning)
-        check(estimator)
+@pytest.mark.parametrize("estimator", [PersistentHomology(), PersistentHomology(complex="rips"),
+                          PairwiseDistance(), PairwiseDistance(homology_dimensions=0)], ids=repr)
+def test_sklearn_compatible(estimator, assert_sklearn_compatible):
+    assert_sklearn_compatible(estimator, _expected(estimator))
 
 
 # --- the same contracts where a sample is a cloud or a diagram ---------------------------
