@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import math
 import numbers
-import os
 
 import gudhi
 import numpy as np
@@ -33,6 +32,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from ..utils._batch import join_batch, map_items, split_batch
 from ..utils._output import ContainerOutputMixin
 from ..utils._params import Interval, Options, ParamsMixin, Rule, validate_params
+from ..utils._validation import physical_memory
 from ._diagram import PersistenceDiagram
 from ._parts import normalizing_exponent
 from ._rules import HOMOLOGY_DIMENSIONS, as_dimensions, check_cloud
@@ -42,13 +42,6 @@ __all__ = ["PersistentHomology", "persistence_diagram", "estimate_rips_memory"]
 # "auto" uses alpha up to this ambient dimension: gudhi's Delaunay triangulation is practical
 # there (about 6.8 n tetrahedra in R^3) and explodes combinatorially above.
 _AUTO_ALPHA_MAX_DIM = 3
-
-
-def _physical_memory():
-    try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (ValueError, OSError, AttributeError):  # pragma: no cover - non-POSIX
-        return 8 * 1024**3
 
 
 def estimate_rips_memory(n_points, max_dimension, edge_fraction=1.0):
@@ -212,7 +205,7 @@ def persistence_diagram(X, complex="auto", homology_dimensions=(0, 1), max_edge_
         max_memory=max_memory, n_jobs=n_jobs), "persistence_diagram")
     dims = as_dimensions(homology_dimensions)
     cap = float(max_edge_length)
-    mem = 0.5 * _physical_memory() if max_memory is None else float(max_memory)
+    mem = 0.5 * physical_memory() if max_memory is None else float(max_memory)
     items, single = split_batch(X, what="point cloud")
     out = map_items(lambda Y: _diagram_of(Y, complex, dims, cap, alpha_scale, coeff, mem),
                     items, n_jobs=n_jobs)
