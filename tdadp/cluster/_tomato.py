@@ -12,9 +12,9 @@ from scipy.spatial import cKDTree
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.utils.validation import check_is_fitted
 
-from ..topology._rules import real_array
 from ..utils._batch import join_batch, map_items, split_batch
 from ..utils._params import Interval, Options, ParamsMixin, Rule, check_param
+from ..utils._validation import as_real_array
 from ._density import (
     knn_distances,
     knn_graph_edges,
@@ -389,7 +389,7 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
         self._validate_params()
         if not sp.issparse(X):  # scikit-learn refuses sparse input itself, by name
             # check_array would parse strings such as "1.5" and drop imaginary parts
-            real_array(X, "a point cloud")
+            as_real_array(X, "a point cloud", finite=False)
         X = _validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
         p = _resolve(self.get_params(), X.shape[0], X.shape[1])
         density, tree = _fit_tree(X, p)

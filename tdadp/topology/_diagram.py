@@ -14,7 +14,7 @@ from collections.abc import Mapping
 import numpy as np
 import scipy.sparse as sp
 
-from ._rules import real_array
+from ..utils._validation import as_real_array
 
 __all__ = ["PersistenceDiagram", "log_diagram", "as_diagram", "stack_giotto"]
 
@@ -28,7 +28,7 @@ def _check_dimension(dim):
 def _check_points(points, dim):
     what = f"the points of dimension {dim}"
     try:
-        arr = np.array(real_array(points, what))
+        arr = np.array(as_real_array(points, what, finite=False))
     except ValueError as exc:  # a ragged list (or complex numbers)
         if str(exc).startswith("Complex"):
             raise

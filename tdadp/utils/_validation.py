@@ -92,12 +92,16 @@ def _real_values(arr, name):
     """``arr`` (an ndarray) with a real numeric dtype, or a ValueError/TypeError saying why not.
 
     Object arrays holding real numbers are converted to float (as scikit-learn does); strings
-    are refused rather than parsed.
+    are refused rather than parsed, and complex numbers rather than cast (a cast drops the
+    imaginary part), inside object arrays too.
     """
     if arr.dtype == object:
         for value in arr.flat:
             if isinstance(value, (str, bytes)):
-                raise ValueError(f"{name} must be numeric, got the string {value!r}.")
+                raise ValueError(f"{name} must be numeric, got strings (the string {value!r}).")
+            if isinstance(value, (complex, np.complexfloating)):
+                raise ValueError(f"{name} must be real: Complex data not supported (got "
+                                 f"{value!r}).")
             if value is None:  # numpy would cast it to NaN
                 raise TypeError(f"{name} must hold real numbers, got None.")
         try:
@@ -107,26 +111,30 @@ def _real_values(arr, name):
     if np.iscomplexobj(arr):
         raise ValueError(f"{name} must be real: Complex data not supported (got dtype "
                          f"{arr.dtype}; casting would drop the imaginary part).")
-    if arr.dtype.kind not in "biuf":
-        what = "strings" if arr.dtype.kind in "SU" else f"dtype {arr.dtype}"
-        raise ValueError(f"{name} must be numeric, got {what}.")
+    if arr.dtype.kind in "SU":
+        raise ValueError(f"{name} must be numeric, got strings.")
+    if arr.dtype.kind not in "biuf":  # dates, durations, raw bytes: not numbers at all
+        raise TypeError(f"{name} must be numeric, got dtype {arr.dtype}.")
     return arr
 
 
-def as_real_array(X, name="X"):
-    """``X`` as a float64 ndarray of finite real numbers, or a clear error.
+def as_real_array(X, name="X", *, finite=True):
+    """``X`` as a float64 ndarray of real numbers, or a clear error.
 
     Refused: sparse matrices (TypeError), ragged sequences, strings (also inside object arrays),
-    complex numbers, other objects, NaN and infinities. Booleans count as 0 and 1.
+    complex numbers, other objects, and with ``finite`` (default) NaN and infinities; a
+    persistence diagram's infinite deaths need ``finite=False``. Booleans count as 0 and 1.
     """
     if sp.issparse(X):
-        raise TypeError(f"{name} must be a dense array; sparse input is not supported here.")
+        # np.asarray would wrap a sparse matrix in a 0-d object array.
+        raise TypeError(f"Sparse data not supported: {name} must be a dense array; convert "
+                        "it with X.toarray().")
     try:
         arr = np.asarray(X)
     except ValueError as exc:  # a ragged nested sequence
         raise ValueError(f"{name} could not be read as an array: {exc}") from exc
     arr = np.asarray(_real_values(arr, name), dtype=np.float64)
-    if not np.all(np.isfinite(arr)):
+    if finite and not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} contains NaN or inf.")
     return arr
 
