@@ -11,7 +11,7 @@ from sklearn.utils.validation import check_is_fitted
 from ..graphs._info import graph_guarantee, graph_nodes
 from ..io._input import graph_batch
 from ..latent._positions import LatentPositions
-from ..release._flip import flip_probability
+from ..release._flip import flip_probability, implemented_rate
 from ..utils._batch import join_batch, map_items
 from ..utils._output import TableOutputMixin
 from ..utils._params import Options, ParamsMixin
@@ -41,7 +41,8 @@ def _adjustment(A, adjust, epsilon):
     """
     rate, guarantee = _carried_rate(A)
     if epsilon is not None:
-        eps_rate = flip_probability(epsilon)
+        # The rate EdgeFlip(epsilon) uses: pi(eps) on the 2^-53 grid, never 0 for finite eps.
+        eps_rate = implemented_rate(flip_probability(epsilon), epsilon)
         if rate is not None and not np.isclose(rate, eps_rate, rtol=_RATE_RTOL, atol=0.0):
             raise ValueError(
                 f"epsilon={epsilon!r} means an edgeFlip flip probability of {eps_rate:.6g}, "
@@ -60,11 +61,9 @@ def _adjustment(A, adjust, epsilon):
             "or arithmetic). Pass epsilon= (the edgeFlip budget it was released with)."
         )
     if epsilon is not None:
-        # 1 - 2 pi(eps) = tanh(eps / 2), exact even where pi rounds to 1/2.
-        signal = math.tanh(epsilon / 2) if np.isfinite(epsilon) else 1.0
         rate = eps_rate
-    else:
-        signal = 1.0 - 2.0 * rate
+    # Exact for the rates mechanisms use: they lie on the grid k 2^-53.
+    signal = 1.0 - 2.0 * rate
     if signal <= 0.0:
         raise ValueError(
             "the release flips every dyad with probability 1/2 (epsilon = 0): it is pure "
@@ -251,8 +250,8 @@ class AdjacencySpectralEmbedding(TableOutputMixin, ParamsMixin, TransformerMixin
     >>> embeddings = pipe.fit_transform(4)
     >>> len(embeddings), embeddings[0].shape
     (4, (200, 3))
-    >>> pipe.named_steps["adjacencyspectralembedding"].flip_probability_[0]   # pi(1)
-    0.2689414213699951
+    >>> round(pipe.named_steps["adjacencyspectralembedding"].flip_probability_[0], 12)  # pi(1)
+    0.26894142137
     """
 
     _parameter_constraints = {

@@ -3,13 +3,20 @@
 A simple undirected graph on n nodes is its upper triangle: N = n(n-1)/2 independent dyads.
 Dense work walks the upper triangle in row blocks (bounded memory: no n x n float array is
 ever built); sparse work enumerates dyads by their linear upper-triangle index and jumps
-between successes with geometric gaps, costing time proportional to the successes only.
+between successes with geometric gaps, costing time proportional to the successes only. The
+gaps are drawn exactly, in integer arithmetic (:mod:`tdadp.utils._sampling`): a float
+geometric sampler overflows int64 at tiny rates and truncates its tail, and either breaks a
+privacy guarantee resting on the flip rate.
 """
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 import scipy.sparse as sp
+
+from ..utils._sampling import geometric_exp, rational_scale
 
 __all__ = [
     "row_blocks",
@@ -17,6 +24,7 @@ __all__ = [
     "n_dyads",
     "dyad_pairs",
     "dyad_index",
+    "gap_parameters",
     "bernoulli_positions",
     "symmetric_csr",
 ]
@@ -75,25 +83,44 @@ def dyad_index(i, j, n):
     return i * (n - 1) - i * (i - 1) // 2 + (j - i - 1)
 
 
-def bernoulli_positions(rng, p, N):
-    """Sorted indices in [0, N) of successes of N independent Bernoulli(p) trials.
+def gap_parameters(p):
+    """(t, s, rate): exact geometric gaps of success rate ``rate = 1 - e^(-s/t) >= p``.
 
-    The gaps between successes are geometric, so the cost is proportional to the number of
-    successes (about pN), not to N.
+    ``p`` is a float in (0, 1). The rate sampled is ``p`` rounded up by a relative ``2^-30``
+    at most (up: more successes, which for a flip means more privacy, never less), so that the
+    gaps can be drawn exactly by :func:`~tdadp.utils._sampling.geometric_exp`.
     """
-    if p <= 0 or N == 0:
+    lam = -np.log1p(-p)
+    # log1p is accurate to within an ulp; two steps up make lam_hi an upper bound.
+    lam_hi = np.nextafter(np.nextafter(lam, np.inf), np.inf)
+    t, s = rational_scale(Fraction(1) / Fraction(float(lam_hi)), round="down")
+    return t, s, float(-np.expm1(-s / t))
+
+
+def bernoulli_positions(rng, p, N):
+    """Sorted indices in [0, N) of successes of N independent Bernoulli trials of rate ``p``.
+
+    The gaps between successes are drawn exactly (integer arithmetic, no overflow and no
+    truncated tail, whatever ``p`` and ``N``), so the cost is proportional to the number of
+    successes (about pN), not to N. The rate realized is :func:`gap_parameters`' ``rate``:
+    ``p`` itself up to a relative ``2^-30``, and never below it.
+    """
+    N = int(N)
+    if p <= 0 or N <= 0:
         return np.empty(0, dtype=np.int64)
     if p >= 1:
         return np.arange(N, dtype=np.int64)
-    chunks, last, total = [], -1, 0
-    while True:
-        expected = (N - 1 - last) * p
-        m = int(expected + 5 * np.sqrt(expected + 1) + 16)
-        gaps = np.asarray(rng.geometric(p, size=m), dtype=np.int64)
-        pos = last + np.cumsum(gaps)
+    t, s, rate = gap_parameters(p)
+    chunks, last = [], -1
+    while last < N - 1:
+        remaining = N - 1 - last
+        expected = remaining * rate
+        # Gaps are capped at `remaining`, so a chunk's cumulative sum stays below 2^62.
+        m = int(min(expected + 5 * np.sqrt(expected + 1) + 16, 1 << 20,
+                    max(1, (1 << 62) // (remaining + 1))))
+        pos = last + np.cumsum(geometric_exp(rng, t, s, m, cap=remaining) + 1)
         inside = pos[pos < N]
         chunks.append(inside)
-        total += inside.size
         if inside.size < pos.size:
             break
         last = int(pos[-1])

@@ -16,6 +16,7 @@ from ..utils._validation import check_memory
 from ._dyads import (
     bernoulli_positions,
     dyad_pairs,
+    gap_parameters,
     n_dyads,
     row_blocks,
     symmetric_csr,
@@ -102,14 +103,43 @@ def _dense(X, J, sparsity, rng, signature):
     return A
 
 
+def _check_probability_range(X, J, sparsity, signature):
+    """Raise unless every dyad's probability lies in [0, 1], without an n x n matrix.
+
+    The sparse sampler only evaluates P at its candidate dyads, so an invalid P elsewhere
+    would pass unnoticed (or not, depending on the seed). Cheap certificates first: by
+    Cauchy-Schwarz P_ij <= rho |x_i| |x_j|, and P_ij >= 0 when q = 0 and X >= 0 (the latent
+    positions of SBMs, Dirichlet and most samplers); otherwise an exact scan of all dyads in
+    row blocks (O(n^2 d) time, bounded memory).
+    """
+    norms = np.sqrt(np.einsum("ij,ij->i", X, X))
+    top = np.sort(norms)[-2:] if norms.size > 1 else norms
+    upper_ok = sparsity * float(np.prod(top)) <= 1 + _TOL
+    lower_ok = bool(np.all(J > 0) and np.all(X >= 0))
+    if upper_ok and lower_ok:
+        return
+    n = X.shape[0]
+    XJ = X * (sparsity * J)
+    lo, hi = np.inf, -np.inf
+    for i0, i1 in row_blocks(n):
+        P = XJ[i0:i1] @ X[i0:].T
+        P[:, : i1 - i0][np.tril_indices(i1 - i0)] = 0.5  # no dyad: the diagonal and below
+        lo, hi = min(lo, float(P.min())), max(hi, float(P.max()))
+    if lo < -_TOL or hi > 1 + _TOL:
+        raise _out_of_range(lo, hi, signature, sparsity)
+
+
 def _sparse(X, J, sparsity, rng, signature):
     # Thinning: candidates at the rate bound, each kept with probability P_ij / bound. By
     # Cauchy-Schwarz |<x, I_pq y>| <= |x||y|, so the bound holds for every dyad.
     n = X.shape[0]
+    _check_probability_range(X, J, sparsity, signature)
     bound = min(1.0, sparsity * float(np.max(np.einsum("ij,ij->i", X, X))))
     # About 40 bytes a candidate (its index, its pair, its draw), at the candidate rate.
     check_memory(40 * bound * n_dyads(n), f"the candidate edges of a graph on {n} nodes",
                  " Use fewer nodes or a smaller sparsity.")
+    # Candidates arrive at `rate` (>= bound, exact geometric gaps): thin at P_ij / rate.
+    rate = gap_parameters(bound)[2] if 0 < bound < 1 else bound
     k = bernoulli_positions(rng, bound, n_dyads(n))
     keep_i, keep_j = [], []
     for start in range(0, k.size, 1 << 22):
@@ -117,7 +147,7 @@ def _sparse(X, J, sparsity, rng, signature):
         P = sparsity * np.einsum("ij,ij->i", X[i] * J, X[j])
         if P.size and (P.min() < -_TOL or P.max() > 1 + _TOL):
             raise _out_of_range(P.min(), P.max(), signature, sparsity)
-        accept = rng.random(P.size) * bound < P
+        accept = rng.random(P.size) * rate < P
         keep_i.append(i[accept])
         keep_j.append(j[accept])
     i = np.concatenate(keep_i) if keep_i else np.empty(0, np.int64)

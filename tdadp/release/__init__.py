@@ -16,12 +16,15 @@ from ._counts import (
     laplace_edge_count,
 )
 from ._flip import (
+    RATE_GRID,
     EdgeFlip,
     LaplaceFlip,
     edge_flip,
     flip_probability,
+    implemented_rate,
     laplace_flip,
     laplace_flip_probability,
+    rate_epsilon,
 )
 from ._geometry import (
     inertia,
@@ -33,7 +36,9 @@ from ._guarantee import (
 )
 from ._noise import (
     NOISE_KINDS,
+    NoiseCalibration,
     add_noise,
+    calibrate_noise,
 )
 from ._projection import (
     PROJECTED_STATISTICS,
@@ -57,7 +62,12 @@ __all__ = [
     "ReleaseMechanism",
     "GraphRelease",
     "NOISE_KINDS",
+    "NoiseCalibration",
+    "calibrate_noise",
     "add_noise",
+    "RATE_GRID",
+    "implemented_rate",
+    "rate_epsilon",
     "flip_probability",
     "laplace_flip_probability",
     "edge_flip",

@@ -20,7 +20,7 @@ import scipy.sparse as sp
 from ..utils._params import Options
 from ._base import GraphRelease
 from ._guarantee import PrivacyGuarantee
-from ._noise import NOISE_KINDS, add_noise
+from ._noise import NOISE_KINDS, add_noise, calibrate_noise
 
 __all__ = [
     "LaplaceEdgeCount",
@@ -77,15 +77,17 @@ class _StatisticRelease(GraphRelease):
     def _guarantee(self):
         self.query_ = self._query()
         self.sensitivity_ = float(self._sensitivity())
-        self.noise_scale_ = (self.sensitivity_ / self.epsilon if np.isfinite(self.epsilon)
-                             else 0.0)
+        self.noise_calibration_ = calibrate_noise(self.sensitivity_, self.epsilon, self.noise,
+                                                  integer=True)
+        self.noise_scale_ = self.noise_calibration_.scale
         return PrivacyGuarantee(
             mechanism=type(self).__name__, epsilon=self.epsilon, unit="edge", local=False,
             sensitivity=self.sensitivity_, noise_scale=self.noise_scale_,
-            restriction=self._restriction())
+            restriction=self._restriction(),
+            effective_epsilon=min(self.epsilon, self.noise_calibration_.epsilon))
 
     def _release(self, A, rng):
-        return add_noise(self.query_(A), self.noise_scale_, self.noise, rng)
+        return add_noise(self.query_(A), self.noise_calibration_, rng)
 
     def _join(self, outputs, single):
         if single:
@@ -110,9 +112,13 @@ class _StatisticRelease(GraphRelease):
 _COMMON_PARAMS = """epsilon : float in (0, inf], default=1.0
         Privacy budget (inf releases the exact statistic).
     noise : {"laplace", "discrete"}, default="laplace"
-        "laplace": continuous Laplace noise (floating-point caveat, Mironov 2012);
-        "discrete": two-sided geometric noise, exactly eps-DP for these integer statistics,
-        integer output. Prefer "discrete" (with ``random_state="secure"``) for a release.
+        "discrete": two-sided geometric (discrete Laplace) noise, integer output (Python ints
+        where int64 cannot hold them, e.g. at eps = 1e-100). "laplace": Laplace noise on a
+        grid of ``2^-30`` sensitivity units, float output, for scales below ``2^1000``.
+        Both are drawn by an exact integer sampler and are exactly eps-DP at every eps in
+        (0, inf] (see :mod:`tdadp.release._noise`); at huge eps they release the exact
+        statistic with the probability eps-DP allows (``1 - 2/(1 + e^(eps/D))`` and more).
+        Use ``random_state="secure"`` for a real release.
     random_state : None, int, numpy.random.Generator, SeedSequence or "secure"
         Integer seeds and Generators are for experiments only; "secure" draws from the
         operating system's CSPRNG.
@@ -138,7 +144,10 @@ class LaplaceEdgeCount(_StatisticRelease):
     sensitivity_ : float
         1.
     noise_scale_ : float
-        1 / epsilon.
+        1 / epsilon, rounded up by a relative ``2^-30`` at most to a rational the exact
+        sampler takes.
+    noise_calibration_ : NoiseCalibration
+        The exact noise parameters (grid, rational scale) and the loss they give.
 
     See Also
     --------
@@ -194,7 +203,8 @@ class DegreeSequence(_StatisticRelease):
     sensitivity_ : float
         2 (sequence) or 4 (histogram).
     noise_scale_ : float
-        sensitivity_ / epsilon.
+        sensitivity_ / epsilon (rounded up by a relative ``2^-30`` at most).
+    noise_calibration_ : NoiseCalibration
 
     See Also
     --------

@@ -8,6 +8,14 @@ Randomness: ``random_state`` as an int or a Generator gives reproducible experim
 exactly what a real release must not have: anyone with the seed replays every coin, and two
 releases made with the same seed leak the XOR of their inputs. ``random_state="secure"``
 draws every coin from the operating system's CSPRNG instead.
+
+Rates at the extremes: a mechanism flips at :func:`implemented_rate`, its ideal rate rounded
+toward 1/2 on the grid ``k 2^-53`` that uniform doubles live on. The rate is therefore never 0
+for a finite epsilon (edgeFlip's ``1 / (1 + e^eps)`` underflows to 0 from eps = 745, which would
+release an exact copy), and the release is never less private than stated: every epsilon in
+[0, inf] is accepted, the guarantee states the epsilon asked for, and ``effective_epsilon``
+the (smaller or equal) loss of the rate actually used, ``log((1 - r) / r)``: at most
+``log(2^53 - 1) = 36.7`` for any finite epsilon.
 """
 
 from __future__ import annotations
@@ -20,6 +28,7 @@ from ..graphs._dyads import (
     bernoulli_positions,
     dyad_index,
     dyad_pairs,
+    gap_parameters,
     n_dyads,
     row_blocks,
     symmetric_csr,
@@ -27,12 +36,14 @@ from ..graphs._dyads import (
 )
 from ..graphs._info import graph_nodes, tag_graph
 from ..io._input import graph_batch
-from ..utils._random import OSRandom
-from ..utils._validation import check_epsilon_array
+from ..utils._validation import check_epsilon, check_epsilon_array, check_memory
 from ._base import GraphRelease
 from ._guarantee import PrivacyGuarantee
 
 __all__ = [
+    "RATE_GRID",
+    "implemented_rate",
+    "rate_epsilon",
     "flip_probability",
     "laplace_flip_probability",
     "edge_flip",
@@ -81,6 +92,50 @@ def laplace_flip_probability(epsilon):
     return float(rate) if rate.ndim == 0 else rate
 
 
+#: Resolution of the flip rates the mechanisms use: a dense release flips a dyad when a
+#: uniform double on the grid k 2^-53 falls below the rate, so a rate is realized exactly
+#: when it lies on that grid.
+RATE_GRID = 2.0 ** -53
+
+
+def implemented_rate(rate, epsilon):
+    """The flip rate a mechanism uses for the ideal ``rate`` at budget ``epsilon``.
+
+    ``rate`` rounded up to the grid ``k 2^-53`` (toward 1/2: never less private than asked; a
+    change below ``2^-51``),
+    after allowing for the few ulps of error of its floating-point evaluation; at least
+    ``2^-53`` for every finite ``epsilon``, where the ideal rate underflows (edgeFlip's
+    ``1 / (1 + e^eps)`` is 0 in float64 from eps = 745, the thresholded Laplace rate from
+    eps = 1490) or falls below the grid. 0 only at ``epsilon = inf``, 1/2 at ``epsilon = 0``.
+
+    A dense release realizes this rate exactly; a sparse one flips at a rate at most a
+    relative ``2^-30`` above it (:func:`~tdadp.graphs._dyads.gap_parameters`).
+
+    Examples
+    --------
+    >>> from tdadp.release import implemented_rate, flip_probability
+    >>> implemented_rate(flip_probability(800.0), 800.0) == 2.0 ** -53   # not 0: no copy
+    True
+    >>> implemented_rate(flip_probability(float("inf")), float("inf"))
+    0.0
+    """
+    epsilon = check_epsilon(epsilon)
+    if epsilon == np.inf:
+        return 0.0
+    rate = float(rate)
+    if rate >= 0.5:
+        return 0.5
+    ticks = np.ceil(rate * (1.0 + 2.0 ** -50) / RATE_GRID)
+    return float(min(0.5, max(1.0, ticks) * RATE_GRID))
+
+
+def rate_epsilon(rate):
+    """Privacy loss ``log((1 - r) / r)`` of randomized response at flip rate ``r``."""
+    if rate == 0:
+        return np.inf
+    return float(np.log1p(-rate) - np.log(rate)) if rate < 0.5 else 0.0
+
+
 def _flip_dense(A, rate, rng):
     n = A.shape[0]
     out = np.empty_like(A)
@@ -93,6 +148,12 @@ def _flip_dense(A, rate, rng):
 
 def _flip_sparse(A, rate, rng):
     n = A.shape[0]
+    flips = gap_parameters(rate)[2] * n_dyads(n) if 0 < rate < 0.5 else rate * n_dyads(n)
+    # Row and column indices, data and the XOR's working copies: about 48 bytes an edge.
+    check_memory(48 * (flips + A.nnz), f"a sparse release of a graph on {n} nodes "
+                 f"(about {flips:.3g} flipped dyads)",
+                 " A flip rate this high makes the release dense: release a dense graph, "
+                 "or use a larger epsilon.")
     upper = sp.triu(A, k=1).tocoo()
     present = np.sort(dyad_index(upper.row, upper.col, n))
     flips = bernoulli_positions(rng, rate, n_dyads(n))
@@ -108,16 +169,6 @@ def _randomized_response(A, rate, rng):
     return _flip_dense(A, rate, rng)
 
 
-def _laplace_dense(A, epsilon, rng):
-    n = A.shape[0]
-    out = np.empty_like(A)
-    for i0, i1 in row_blocks(n):
-        noise = rng.laplace(0.0, 1.0 / epsilon, size=(i1 - i0, n - i0))
-        noise += A[i0:i1, i0:]
-        write_upper_block(out, i0, np.greater(noise, 0.5).view(np.uint8))
-    return out
-
-
 class _RandomizedResponse(GraphRelease):
     """Randomized response on every dyad at the rate ``_rate(epsilon)``.
 
@@ -130,10 +181,11 @@ class _RandomizedResponse(GraphRelease):
         raise NotImplementedError
 
     def _guarantee(self):
-        self.flip_probability_ = self._rate(self.epsilon)
+        self.flip_probability_ = implemented_rate(self._rate(self.epsilon), self.epsilon)
         return PrivacyGuarantee(
             mechanism=type(self).__name__, epsilon=self.epsilon, unit="edge", local=True,
-            flip_probability=self.flip_probability_, dyad_independent=True)
+            flip_probability=self.flip_probability_, dyad_independent=True,
+            effective_epsilon=min(self.epsilon, rate_epsilon(self.flip_probability_)))
 
     def _split(self, X):
         raw, single = graph_batch(X, validate=False)
@@ -186,6 +238,9 @@ class EdgeFlip(_RandomizedResponse):
     ----------
     epsilon : float in [0, inf], default=1.0
         Privacy budget. 0 releases pure noise (Erdős–Rényi(1/2)); inf releases the input.
+        Every finite epsilon flips at a positive rate, at least ``2^-53`` (see
+        :func:`implemented_rate`): from eps = 36.7 on the release is in fact
+        36.7-edge DP, which ``guarantee_.effective_epsilon`` states.
     random_state : None, int, numpy.random.Generator, SeedSequence or "secure"
         Integer seeds and Generators make experiments reproducible and must never be used for
         a real release; "secure" draws every coin from the operating system's CSPRNG.
@@ -198,7 +253,9 @@ class EdgeFlip(_RandomizedResponse):
         epsilon, unit ("edge"), locality, flip probability and ``dyad_independent=True``
         (randomized response on each dyad), with :meth:`describe`. Every release carries it.
     flip_probability_ : float
-        ``pi(epsilon)``.
+        The rate used: ``pi(epsilon)`` rounded up to the grid ``k 2^-53`` (a change below
+        ``2^-51``), and ``2^-53`` where ``pi`` is smaller; dense releases flip at exactly
+        this rate, sparse ones at most a relative ``2^-30`` above it.
 
     See Also
     --------
@@ -247,11 +304,11 @@ class LaplaceFlip(_RandomizedResponse):
     ----------
     epsilon : float in [0, inf], default=1.0
     random_state : None, int, numpy.random.Generator, SeedSequence or "secure"
-        With an int, Generator or None, dense graphs get genuine Laplace noise (the definition,
-        reproducibly). With "secure", and for sparse input, dyads are flipped at the exact
-        equivalent rate: the release has the same distribution, without floating-point
-        Laplace sampling (whose rounding can leak, Mironov 2012) and in time proportional to
-        the edges.
+        Whatever the source, every dyad is flipped at the exact equivalent rate: the release
+        has the law of thresholded Laplace noise, without drawing floating-point Laplace
+        variables. numpy's Laplace draws are bounded (about 36.7 scales), so thresholding them
+        would never remove an edge from eps = 72.2 on and release an exact copy at eps = 80;
+        their rounding can also leak (Mironov 2012).
     n_jobs : int, optional
 
     Attributes
@@ -260,7 +317,8 @@ class LaplaceFlip(_RandomizedResponse):
         With ``dyad_independent=True`` and the flip probability below; every release
         carries it.
     flip_probability_ : float
-        ``(1/2) e^(-eps/2)``.
+        ``(1/2) e^(-eps/2)`` rounded up to the grid ``k 2^-53``, at least ``2^-53`` for a
+        finite epsilon (see :func:`implemented_rate`).
 
     See Also
     --------
@@ -281,12 +339,6 @@ class LaplaceFlip(_RandomizedResponse):
 
     def _rate(self, epsilon):
         return laplace_flip_probability(epsilon)
-
-    def _release_graph(self, A, rng):
-        epsilon = self.guarantee_.epsilon
-        if sp.issparse(A) or isinstance(rng, OSRandom) or epsilon in (0.0, np.inf):
-            return super()._release_graph(A, rng)
-        return _laplace_dense(A, epsilon, rng)
 
 
 def _function_twin(cls, A, epsilon, random_state):

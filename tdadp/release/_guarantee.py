@@ -47,6 +47,11 @@ class PrivacyGuarantee:
         ``flip_probability``: every dyad is flipped independently of all others, with a law
         depending on that dyad alone. What the audit's fast path and the privacy-adjusted
         embedding rely on, declared by the mechanism rather than inferred from its type.
+    effective_epsilon : float in [0, epsilon] or None
+        The privacy loss of the release as implemented, when it is smaller than ``epsilon``:
+        rates are rounded toward more noise (a flip rate of at least ``2^-53``, a noise scale
+        rounded up), so the release can be more private than asked, never less. For
+        randomized response at rate r it is ``log((1 - r) / r)``.
     sensitivity : float >= 0 or None
         For additive-noise mechanisms, the sensitivity the noise is calibrated to (L1 for
         vectors; the infinity-Wasserstein distance for the Wasserstein mechanism).
@@ -82,6 +87,7 @@ class PrivacyGuarantee:
     local: bool = False
     flip_probability: float | None = None
     dyad_independent: bool = False
+    effective_epsilon: float | None = None
     sensitivity: float | None = None
     noise_scale: float | None = None
     restriction: str | None = None
@@ -96,6 +102,11 @@ class PrivacyGuarantee:
         check_param(self.local, ["boolean"], "local", owner)
         check_param(self.flip_probability, [None, _RATE], "flip_probability", owner)
         check_param(self.dyad_independent, ["boolean"], "dyad_independent", owner)
+        check_param(self.effective_epsilon, [None, "epsilon"], "effective_epsilon", owner)
+        if self.effective_epsilon is not None and self.effective_epsilon > self.epsilon:
+            raise ValueError(f"PrivacyGuarantee: effective_epsilon={self.effective_epsilon!r} "
+                             f"exceeds epsilon={self.epsilon!r}: a release may be more "
+                             "private than stated, never less.")
         for name in ("sensitivity", "noise_scale"):
             check_param(getattr(self, name), [None, _NONNEGATIVE], name, owner)
         check_param(self.restriction, [None, str], "restriction", owner)
@@ -106,7 +117,8 @@ class PrivacyGuarantee:
                              "response on each dyad, which needs its flip_probability.")
         # Plain floats, so that equal guarantees compare and print alike whatever numpy
         # scalar type the mechanism computed them in.
-        for name in ("epsilon", "flip_probability", "sensitivity", "noise_scale"):
+        for name in ("epsilon", "effective_epsilon", "flip_probability", "sensitivity",
+                     "noise_scale"):
             value = getattr(self, name)
             if value is not None:
                 object.__setattr__(self, name, float(value))
@@ -163,6 +175,10 @@ class PrivacyGuarantee:
         text += self._protection_text()
         if self.flip_probability is not None:
             text += f" Each dyad is flipped with probability {self.flip_probability:.6g}."
+        eff = self.effective_epsilon
+        if eff is not None and eff < self.epsilon * (1 - 1e-6):
+            text += (f" As implemented the release is in fact {eff:.6g}-DP (its rate is "
+                     "rounded toward more noise).")
         if self.noise_scale is not None:
             text += (f" Laplace-type noise of scale {self.noise_scale:.6g} "
                      f"(sensitivity {self.sensitivity:g}).")

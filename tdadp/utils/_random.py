@@ -48,11 +48,36 @@ class OSRandom:
         out = (words >> np.uint64(11)).astype(np.float64) * (1.0 / 9007199254740992.0)
         return out.reshape(shape) if size is not None else float(out[0])
 
-    def geometric(self, p, size=None):
-        """Geometric draws on {1, 2, ...} by inversion of CSPRNG uniforms."""
-        u = self.random(size)
-        # 1 - u lies in (0, 1]; log1p(-p) < 0 for 0 < p < 1.
-        return np.floor(np.log1p(-u) / np.log1p(-p)).astype(np.int64) + 1
+    def bytes(self, length):
+        """``length`` random bytes."""
+        return os.urandom(int(length))
+
+    def integers(self, low, high=None, size=None):
+        """Uniform integers on ``[low, high)`` (``[0, low)`` when ``high`` is None), exactly.
+
+        Bounds may be arrays (broadcast against ``size``) of values up to 2^63. Each draw is a
+        64-bit CSPRNG word kept only below the largest multiple of the range, so every value is
+        exactly equally likely (no modulo bias), as numpy's bounded integers are.
+        """
+        if high is None:
+            low, high = 0, low
+        low = np.asarray(low, dtype=np.int64)
+        span = np.asarray(high, dtype=np.int64) - low
+        if np.any(span <= 0):
+            raise ValueError("integers: high must be greater than low.")
+        size = () if size is None else tuple(int(k) for k in np.atleast_1d(size))
+        shape = np.broadcast_shapes(low.shape, span.shape, size)
+        span = np.broadcast_to(span, shape).astype(np.uint64).ravel()
+        limit = (np.uint64(2**64 - 1) // span) * span  # accept words below this multiple
+        out = np.empty(span.size, dtype=np.uint64)
+        todo = np.arange(span.size)
+        while todo.size:
+            words = np.frombuffer(os.urandom(8 * todo.size), dtype=np.uint64)
+            ok = words < limit[todo]
+            out[todo[ok]] = words[ok] % span[todo[ok]]
+            todo = todo[~ok]
+        out = out.astype(np.int64).reshape(shape) + low
+        return out if shape else int(out)
 
     def __repr__(self):
         return "OSRandom()"

@@ -10,7 +10,6 @@ from sklearn.pipeline import make_pipeline
 from tdadp import (
     AdjacencySpectralEmbedding,
     EdgeFlip,
-    flip_probability,
     make_private_clustering,
     sample_grdpg,
     sbm,
@@ -141,7 +140,7 @@ def test_set_params_on_the_mechanism_is_all_it_takes(small_sbm):
                                     random_state=3)
     np.testing.assert_array_equal(moved.fit_predict(A), built.fit_predict(A))
     np.testing.assert_array_equal(moved[:-1].transform(A), built[:-1].transform(A))
-    assert moved.named_steps["embedding"].flip_probability_ == flip_probability(2.0)
+    assert moved.named_steps["embedding"].flip_probability_ == EdgeFlip(2.0).fit().flip_probability_
     assert moved.named_steps["embedding"].epsilon is None   # no second copy of the budget
 
 

@@ -44,13 +44,14 @@ def test_set_params_on_the_mechanism_is_all_a_pipeline_needs():
     for x, y in zip(after, fresh):
         np.testing.assert_array_equal(x, y)
     ase = moved.named_steps["adjacencyspectralembedding"]
-    assert ase.flip_probability_ == [flip_probability(2.0)] * 2
+    assert ase.flip_probability_ == [EdgeFlip(2.0).fit().flip_probability_] * 2
 
 
 def test_adjusted_embedding_equals_the_operator_built_by_hand():
     A = sample_grdpg(circle(200, random_state=0), random_state=1)
     B = edge_flip(A, 1.5, random_state=2)
-    pi = flip_probability(1.5)
+    pi = EdgeFlip(1.5).fit().flip_probability_
+    assert 0 <= pi - flip_probability(1.5) <= 2.0 ** -51
     w, _ = top_eigenpairs(ShiftedAdjacency(np.asarray(B), shift=pi, scale=1 / (1 - 2 * pi)), 3)
     est = AdjacencySpectralEmbedding(n_components=3, adjust=True).fit(B)
     np.testing.assert_allclose(np.sort(np.abs(est.eigenvalues_)), np.sort(np.abs(w)),
@@ -97,10 +98,14 @@ def test_adjust_without_a_rate_raises_and_plain_is_plain():
 
 def test_tiny_epsilon_is_a_clear_answer_not_a_crash():
     A = sample_grdpg(circle(60, random_state=0), random_state=1)
-    X = adjacency_spectral_embedding(A.astype(float), 2, epsilon=1e-20)
+    X = adjacency_spectral_embedding(A.astype(float), 2, epsilon=1e-12)
     assert np.isfinite(X).all()
-    with pytest.raises(ValueError, match="pure noise"):
-        adjacency_spectral_embedding(A, 2, epsilon=0.0)
+    # EdgeFlip flips at exactly 1/2 there (its rate, rounded toward 1/2 on the 2^-53 grid):
+    # the embedding says so rather than dividing by a signal of 1e-20.
+    assert EdgeFlip(1e-20).fit().flip_probability_ == 0.5
+    for eps in (0.0, 1e-20):
+        with pytest.raises(ValueError, match="pure noise"):
+            adjacency_spectral_embedding(A, 2, epsilon=eps)
 
 
 def test_pandas_output_of_a_networkx_graph_is_indexed_by_its_node_names():

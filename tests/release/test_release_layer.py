@@ -28,7 +28,7 @@ from tdadp.privacy import (
     ProjectedCount,
     WassersteinMechanism,
 )
-from tdadp.release import GraphRelease, ReleaseMechanism
+from tdadp.release import GraphRelease, ReleaseMechanism, implemented_rate
 
 PAIRS = [([0.0, 1.0, 2.0], [0.5, 0.5, 0.0], [0.0, 0.5, 0.5])]
 GRAPH_MECHANISMS = [EdgeFlip, LaplaceFlip, LaplaceEdgeCount, DegreeSequence, ProjectedCount]
@@ -109,7 +109,7 @@ def test_nothing_of_the_input_is_kept(cls, graph):
 def test_wasserstein_keeps_only_the_calibration():
     mech = WassersteinMechanism(random_state=0).fit(PAIRS)
     assert set(vars(mech)) == {"epsilon", "random_state", "sensitivity_", "noise_scale_",
-                               "worst_pair_", "guarantee_"}
+                               "worst_pair_", "guarantee_", "noise_calibration_"}
 
 
 # --- declared parameter rules ----------------------------------------------------------------
@@ -164,7 +164,9 @@ def test_every_parameter_is_declared():
 def test_randomized_response_declares_itself(graph):
     for cls, rate in ((EdgeFlip, flip_probability), (LaplaceFlip, laplace_flip_probability)):
         g = cls(epsilon=1.5).fit().guarantee_
-        assert g.dyad_independent and g.flip_probability == rate(1.5)
+        # The ideal rate on the 2^-53 grid that uniform doubles live on, rounded toward 1/2.
+        assert g.dyad_independent and g.flip_probability == implemented_rate(rate(1.5), 1.5)
+        assert 0 <= g.flip_probability - rate(1.5) <= 2.0 ** -51
     for cls in (LaplaceEdgeCount, DegreeSequence, ProjectedCount):
         assert not cls().fit().guarantee_.dyad_independent
     assert not WassersteinMechanism().fit(PAIRS).guarantee_.dyad_independent
@@ -234,7 +236,8 @@ def test_function_twins_keep_the_kind(graph):
     assert type(laplace_flip(sp.csr_array(graph), 1.0, random_state=0)) is sp.csr_array
     batch = edge_flip([sp.csr_array(graph), graph, sp.csr_matrix(graph)], 1.0, random_state=0)
     assert [type(b) for b in batch] == [sp.csr_array, GraphArray, sp.csr_matrix]
-    assert all(graph_guarantee(b).flip_probability == flip_probability(1.0) for b in batch)
+    rate = EdgeFlip(1.0).fit().flip_probability_
+    assert all(graph_guarantee(b).flip_probability == rate for b in batch)
 
 
 def test_release_carries_node_names(graph):
@@ -243,7 +246,7 @@ def test_release_carries_node_names(graph):
               tag_graph(sp.csr_matrix(graph), nodes=names)):
         B = edge_flip(A, 1.0, random_state=0)
         assert graph_nodes(B) == names
-        assert graph_guarantee(B).flip_probability == flip_probability(1.0)
+        assert graph_guarantee(B).flip_probability == EdgeFlip(1.0).fit().flip_probability_
     # the input's own tags are left alone
     assert graph_guarantee(A) is None and graph_nodes(A) == names
 
