@@ -102,7 +102,7 @@ def implemented_rate(rate, epsilon):
     """The flip rate a mechanism uses for the ideal ``rate`` at budget ``epsilon``.
 
     ``rate`` rounded up to the grid ``k 2^-53`` (toward 1/2: never less private than asked; a
-    change below ``2^-51``),
+    change below ``2^-50``),
     after allowing for the few ulps of error of its floating-point evaluation; at least
     ``2^-53`` for every finite ``epsilon``, where the ideal rate underflows (edgeFlip's
     ``1 / (1 + e^eps)`` is 0 in float64 from eps = 745, the thresholded Laplace rate from
@@ -254,7 +254,7 @@ class EdgeFlip(_RandomizedResponse):
         (randomized response on each dyad), with :meth:`describe`. Every release carries it.
     flip_probability_ : float
         The rate used: ``pi(epsilon)`` rounded up to the grid ``k 2^-53`` (a change below
-        ``2^-51``), and ``2^-53`` where ``pi`` is smaller; dense releases flip at exactly
+        ``2^-50``), and ``2^-53`` where ``pi`` is smaller; dense releases flip at exactly
         this rate, sparse ones at most a relative ``2^-30`` above it.
 
     See Also

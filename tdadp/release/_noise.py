@@ -71,8 +71,14 @@ class NoiseCalibration:
 
     @property
     def scale(self):
-        """The noise scale in the statistic's units (at least the nominal ``D / eps``)."""
-        return float(Fraction(self.t, self.s) * Fraction(2) ** self.grid_log2)
+        """The noise scale in the statistic's units (at least the nominal ``D / eps``).
+
+        ``inf`` when it exceeds float range (noise="discrete" at eps below ~1e-308).
+        """
+        try:
+            return float(Fraction(self.t, self.s) * Fraction(2) ** self.grid_log2)
+        except OverflowError:
+            return math.inf
 
     @property
     def epsilon(self):
@@ -152,10 +158,11 @@ def _on_grid(value, grid_log2, integer):
         if value.size == 0 or int(np.max(np.abs(value))) < VECTOR_LIMIT >> shift:
             return value.astype(np.int64) << np.int64(shift)
         return np.array([int(v) << shift for v in value.ravel()], dtype=object)
-    scaled = np.ldexp(value.astype(float), -grid_log2)
-    rounded = np.rint(scaled)
-    if integer and grid_log2 <= 0 and not np.array_equal(rounded, scaled):
+    value = value.astype(float)
+    if integer and not np.array_equal(value, np.rint(value)):
+        # The calibration counted on an integer statistic (its grid sensitivity depends on it).
         raise ValueError("the statistic is declared integer-valued but has fractional values.")
+    rounded = np.rint(np.ldexp(value, -grid_log2))
     if value.size == 0 or np.max(np.abs(rounded)) < VECTOR_LIMIT:
         return rounded.astype(np.int64)
     return np.array([int(v) for v in rounded.ravel()], dtype=object)
