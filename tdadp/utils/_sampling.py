@@ -105,20 +105,26 @@ def _bernoulli_exp_unit_py(rng, num, den):
 
 
 def _bernoulli_exp_unit(rng, num, den):
-    """Bernoulli(exp(-num/den)) elementwise, int64 arrays with 0 <= num <= den <= 2^62."""
-    num, den = np.broadcast_arrays(np.asarray(num, np.int64), np.asarray(den, np.int64))
-    num, den = num.ravel(), den.ravel()
+    """Bernoulli(exp(-num/den)) elementwise: int64 ``num`` array, ``den`` an int or an array
+    of the same shape, 0 <= num <= den <= 2^62."""
+    num = np.asarray(num, np.int64).ravel()
+    scalar = np.ndim(den) == 0
+    den = int(den) if scalar else np.asarray(den, np.int64).ravel()
     K = np.ones(num.size, dtype=np.int64)
     idx = np.arange(num.size)
+    k = 1
     while idx.size:
-        # Bernoulli(num / (den K)) as W < num with W uniform on {0, ..., den K - 1}, drawn
-        # as (W1, W2) uniform on {0..K-1} x {0..den-1}: W < num iff W1 = 0 and W2 < num.
-        hit = rng.integers(0, den[idx]) < num[idx]
-        several = K[idx] > 1
-        if several.any():
-            hit[several] &= rng.integers(0, K[idx][several]) == 0
+        # Bernoulli(num / (den k)) as W < num with W uniform on {0, ..., den k - 1}, drawn
+        # as (W1, W2) uniform on {0..k-1} x {0..den-1}: W < num iff W1 = 0 and W2 < num.
+        # Every element still running has the same K = k, so the bounds are scalars when den
+        # is (numpy's bounded integers are much faster with a scalar bound).
+        high = den if scalar else den[idx]
+        hit = rng.integers(0, high, size=idx.size) < num[idx]
+        if k > 1:
+            hit &= rng.integers(0, k, size=idx.size) == 0
         idx = idx[hit]
-        K[idx] += 1
+        k += 1
+        K[idx] = k
     return K % 2 == 1
 
 
@@ -143,7 +149,7 @@ def bernoulli_exp(rng, num, den):
     idx = np.flatnonzero(out & (whole > 0))
     left = whole[idx]
     while idx.size:
-        ok = _bernoulli_exp_unit(rng, 1, np.ones(idx.size, np.int64))
+        ok = _bernoulli_exp_unit(rng, np.ones(idx.size, np.int64), 1)
         out[idx[~ok]] = False
         left = left[ok] - 1
         idx = idx[ok]
@@ -156,7 +162,7 @@ def _successes_exp_one(rng, size):
     V = np.zeros(size, dtype=np.int64)
     idx = np.arange(size)
     while idx.size:
-        ok = _bernoulli_exp_unit(rng, 1, np.ones(idx.size, np.int64))
+        ok = _bernoulli_exp_unit(rng, np.ones(idx.size, np.int64), 1)
         idx = idx[ok]
         V[idx] += 1
     return V
