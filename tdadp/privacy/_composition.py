@@ -41,8 +41,9 @@ def compose(guarantees):
     Returns
     -------
     PrivacyGuarantee
-        ``epsilon`` is the total; ``components`` the guarantees composed; ``local`` holds
-        only if every component is local.
+        ``epsilon`` is the total; ``effective_epsilon`` the total of the components'
+        effective losses; ``components`` the guarantees composed; ``local`` holds only if
+        every component is local.
 
     Examples
     --------
@@ -65,12 +66,19 @@ def compose(guarantees):
         )
     unit, definition, restriction = units.pop()
     total = float(sum(g.epsilon for g in items))
+    # What the releases as implemented lose together (their rates are rounded toward more
+    # noise); stated only when some component states one.
+    effective = None
+    if any(g.effective_epsilon is not None for g in items):
+        effective = min(total, float(sum(g.epsilon if g.effective_epsilon is None
+                                         else g.effective_epsilon for g in items)))
     flat = []
     for g in items:
         flat.extend(g.components if g.components else (g,))
     return PrivacyGuarantee(
         mechanism=f"composition of {len(flat)} releases",
         epsilon=total,
+        effective_epsilon=effective,
         unit=unit,
         local=all(g.local for g in items),
         restriction=restriction,

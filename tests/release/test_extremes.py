@@ -20,6 +20,7 @@ from tdadp.privacy import (
     LaplaceEdgeCount,
     ProjectedCount,
     WassersteinMechanism,
+    compose,
 )
 from tdadp.release import flip_probability, laplace_flip_probability
 
@@ -231,3 +232,10 @@ def test_wasserstein_noise_over_the_whole_epsilon_range(eps):
         # release is the value on the grid of 2^-30 W.
         grid = 2.0 ** (math.floor(math.log2(mech.sensitivity_)) - 30)
         assert np.all(out == np.rint(value / grid) * grid)
+
+
+def test_composition_states_the_effective_loss_of_its_parts():
+    g = compose([EdgeFlip(100.0), LaplaceEdgeCount(0.5)])
+    assert g.epsilon == 100.5
+    assert g.effective_epsilon == pytest.approx(math.log(2.0 ** 53 - 1) + 0.5, rel=1e-6)
+    assert compose([EdgeFlip(math.inf)]).effective_epsilon == math.inf
