@@ -7,8 +7,15 @@ network: this is Pufferfish privacy (Kifer and Machanavajjhala 2014) with the se
 that guarantee is computed here exactly, by enumerating every graph on n <= 6 nodes.
 
 Speed: the release distribution given a prior q on graphs is ``K^{(x)N} q`` with K the 2x2
-flip kernel, applied one dyad axis at a time (O(N 2^N), in the log domain so that large
-epsilons do not underflow), instead of the 2^N x 2^N channel matrix.
+flip kernel, applied one dyad axis at a time (O(N 2^N)), instead of the 2^N x 2^N channel
+matrix.
+
+Range: every quantity is computed in the log domain (model weights normalized by logsumexp,
+the flip kernel as ``log(pi / (1 - pi)) = -eps`` without forming ``pi``), so no weight a model
+can return as a finite double and no epsilon in [0, inf] overflows or underflows: weights
+near 1e308 (whose sum overflows) or near 1e-320, and eps beyond 745 (where ``pi`` underflows to
+0) give the exact level. Beyond eps = 1e300 the level is eps times an integer (a difference
+of Hamming distances), computed as such.
 """
 
 from __future__ import annotations
@@ -16,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.special import logit
+from scipy.special import logit, logsumexp
 
 from ..graphs._dyads import dyad_pairs, n_dyads
 from ..utils._validation import check_epsilon, check_positive_int
@@ -84,38 +91,68 @@ def _all_graphs(n):
     return codes, A
 
 
-def _weights(graph_probability, A, vectorized):
+def _log_weights(graph_probability, A, vectorized):
+    """log of the (unnormalized) model weights of the graphs ``A``, checked one by one.
+
+    The weights are kept in the log domain: a model may give every graph a weight near the
+    largest double (their sum overflows) or below the smallest (it underflows), and the
+    conditional probabilities below are ratios of sums of them.
+    """
     if vectorized:
-        w = np.asarray(graph_probability(A), dtype=float)
-        if w.shape != (A.shape[0],):
-            raise ValueError(
-                f"graph_probability called on a stack of {A.shape[0]} graphs must return "
-                f"{A.shape[0]} values, got shape {w.shape}."
-            )
+        raw = graph_probability(A)
+        expected = f"called on a stack of {A.shape[0]} graphs must return {A.shape[0]} values"
     else:
-        w = np.array([graph_probability(a.copy()) for a in A], dtype=float)
-        if w.ndim != 1:
-            raise ValueError("graph_probability must return one number per graph.")
-    if np.isnan(w).any() or np.isinf(w).any():
-        raise ValueError("graph_probability returned NaN or infinite values.")
+        raw = [graph_probability(a.copy()) for a in A]
+        expected = "must return one number per graph"
+    try:
+        w = np.asarray(raw)
+    except ValueError:  # ragged sequences
+        raise ValueError(f"graph_probability {expected}.") from None
+    if w.dtype.kind not in "biuf":
+        raise ValueError(f"graph_probability must return real numbers, got values of type "
+                         f"{w.dtype if w.dtype.kind != 'O' else 'object'}.")
+    w = w.astype(float)
+    if w.shape != (A.shape[0],):
+        raise ValueError(f"graph_probability {expected}, got shape {w.shape}.")
+    bad = ~np.isfinite(w)
+    if bad.any():
+        k = int(np.argmax(bad))
+        raise ValueError(f"graph_probability returned {w[k]} for graph {k}: probabilities "
+                         "must be finite (NaN and infinite values cannot be normalized).")
     if (w < 0).any():
         raise ValueError("graph_probability returned negative values.")
-    total = w.sum()
-    if total <= 0:
+    if not (w > 0).any():
         raise ValueError("graph_probability gives every graph probability 0.")
-    return w / total
+    with np.errstate(divide="ignore"):
+        return np.log(w)
 
 
-def _release_log_distribution(log_q, N, log_kernel):
-    """log of K^{(x)N} q, one dyad axis at a time."""
+def _flip_log_kernel(eps):
+    """log of the flip kernel up to the common factor ``1 / (1 + e^-eps)`` per dyad.
+
+    ``[[0, -eps], [-eps, 0]]``: keep with log-probability 0, flip with ``-eps`` (exactly
+    ``log(pi / (1 - pi))``). The factor is the same for every release and cancels in the
+    likelihood ratios; leaving it out keeps every quantity finite where ``pi = 1/(1 + e^eps)``
+    itself underflows (eps > 745).
+    """
+    return np.array([[0.0, -eps], [-eps, 0.0]])
+
+
+def _release_log_distribution(log_q, N, log_kernel, combine=np.logaddexp):
+    """log of K^{(x)N} q, one dyad axis at a time.
+
+    With ``combine=np.maximum`` and the kernel ``[[0, -1], [-1, 0]]`` the same sweep gives
+    minus the Hamming distance from each release to the support of ``q`` (the max-plus
+    limit of ``log K^{(x)N} q / eps`` as eps grows).
+    """
     out = log_q
     M = out.size
     for axis in range(N):
         v = out.reshape(1 << axis, 2, M >> (axis + 1))
         new = np.empty_like(v)
         for y in (0, 1):
-            new[:, y, :] = np.logaddexp(log_kernel[y, 0] + v[:, 0, :],
-                                        log_kernel[y, 1] + v[:, 1, :])
+            new[:, y, :] = combine(log_kernel[y, 0] + v[:, 0, :],
+                                   log_kernel[y, 1] + v[:, 1, :])
         out = new.reshape(M)
     return out
 
@@ -126,6 +163,30 @@ def _max_abs_log_ratio(log_a, log_b):
     if one.any():
         return np.inf
     return float(np.max(np.abs(log_a[both] - log_b[both]))) if both.any() else 0.0
+
+
+#: Beyond this epsilon the log-likelihoods of the releases (sums of up to N = 15 terms of
+#: size eps) could overflow, and the level is computed as eps times the largest difference
+#: of Hamming distances: the model's own log-ratios (at most about 1,500 for double weights)
+#: are then below half an ulp of the level, so the result is the same double.
+_TROPICAL_EPSILON = 1e300
+
+
+def _secret_level(log_q1, log_q0, N, eps):
+    """sup over releases of |log P(y | secret 1) - log P(y | secret 0)| under edgeFlip."""
+    if eps <= _TROPICAL_EPSILON:
+        kernel = _flip_log_kernel(eps)
+        return _max_abs_log_ratio(_release_log_distribution(log_q1, N, kernel),
+                                  _release_log_distribution(log_q0, N, kernel))
+    # Every release is at some Hamming distance of each support; log P(y | s) is
+    # -eps * distance up to terms far below eps's resolution.
+    unit = _flip_log_kernel(1.0)
+    support = [np.where(np.isfinite(q), 0.0, -np.inf) for q in (log_q1, log_q0)]
+    d1, d0 = (_release_log_distribution(q, N, unit, np.maximum) for q in support)
+    # A level beyond the largest double (k * eps with k >= 2 distance units, which only a
+    # forcing dependence gives) rounds to inf, the conservative side.
+    with np.errstate(over="ignore"):
+        return float(eps * np.max(np.abs(d1 - d0)))
 
 
 def edge_privacy_exact(n, graph_probability, epsilon, *, vectorized=False):
@@ -161,6 +222,21 @@ def edge_privacy_exact(n, graph_probability, epsilon, *, vectorized=False):
     other dyads that forces ij (P(ij | rest) in {0, 1} while 0 < P(ij) < 1) makes
     ``dependence`` infinite.
 
+    Weights and epsilon are handled in the log domain over their whole range (any finite
+    non-negative double as a weight, any epsilon in [0, inf]): the level is never lost to
+    an overflow of the weights' sum or of ``e^eps``. Levels and dependences are differences
+    of log-probabilities, accurate to a few ulps of the largest of them (about 1e-15 for
+    probabilities of order one): a level far below that (eps = 1e-20 with independent edges)
+    comes out as a rounding error of that size, not relative to eps. A level beyond the
+    largest double (eps above 9e307 with a forcing dependence) is reported as inf.
+
+    Raises
+    ------
+    ValueError
+        For n outside [2, MAX_EXACT_NODES], an epsilon outside [0, inf], a non-callable
+        ``graph_probability``, or weights it cannot normalize: non-real, NaN, infinite,
+        negative, all zero, or not one per graph; and when no dyad is uncertain.
+
     References
     ----------
     Hehir, Niu, Slavković, "Interpreting network differential privacy" (2025), Lemma 10.
@@ -173,7 +249,7 @@ def edge_privacy_exact(n, graph_probability, epsilon, *, vectorized=False):
     >>> from tdadp.privacy import edge_privacy_exact
     >>> er = lambda A: 0.3 ** A.sum() * 0.7 ** (A.size - 3 - A.sum())   # 3 nodes, ER(0.3)
     >>> r = edge_privacy_exact(3, er, 1.0)
-    >>> round(r.level, 9), r.dependence
+    >>> round(r.level, 9), round(r.dependence, 9)
     (1.0, 0.0)
     >>> triangle_lover = lambda A: np.exp(2.0 * (A[0, 1] * A[0, 2] * A[1, 2]))
     >>> r = edge_privacy_exact(3, triangle_lover, 1.0)
@@ -191,11 +267,8 @@ def edge_privacy_exact(n, graph_probability, epsilon, *, vectorized=False):
         raise ValueError("graph_probability must be a callable taking an adjacency matrix.")
     N = n_dyads(n)
     codes, A = _all_graphs(n)
-    w = _weights(graph_probability, A, vectorized)
-    with np.errstate(divide="ignore"):
-        log_w = np.log(w)
-        pi = 1.0 / (1.0 + np.exp(eps)) if np.isfinite(eps) else 0.0
-        log_kernel = np.log(np.array([[1 - pi, pi], [pi, 1 - pi]]))
+    log_w = _log_weights(graph_probability, A, vectorized)
+    log_w = log_w - logsumexp(log_w)
     # Axis a of the (2,)*N reshape is bit N-1-a of the code; the kernel is the same on every
     # axis, so only the conditioning below needs the bit of each dyad.
     levels = np.full((n, n), np.nan)
@@ -203,23 +276,24 @@ def edge_privacy_exact(n, graph_probability, epsilon, *, vectorized=False):
     rows, cols = dyad_pairs(np.arange(N), n)
     for d in range(N):
         present = ((codes >> d) & 1).astype(bool)
-        p1 = w[present].sum()
-        if p1 <= 0 or p1 >= 1:
+        # log P(ij) and log P(not ij) separately: 1 - P(ij) computed from P(ij) would round
+        # to 0 when the absent side is lighter than 2^-53, and skip an uncertain dyad.
+        log_p1 = logsumexp(log_w[present])
+        log_p0 = logsumexp(log_w[~present])
+        if not (np.isfinite(log_p1) and np.isfinite(log_p0)):
             continue
-        with np.errstate(divide="ignore"):
-            log_q1 = np.where(present, log_w - np.log(p1), -np.inf)
-            log_q0 = np.where(present, -np.inf, log_w - np.log1p(-p1))
-        level = _max_abs_log_ratio(_release_log_distribution(log_q1, N, log_kernel),
-                                   _release_log_distribution(log_q0, N, log_kernel))
+        log_q1 = np.where(present, log_w - log_p1, -np.inf)
+        log_q0 = np.where(present, -np.inf, log_w - log_p0)
+        level = _secret_level(log_q1, log_q0, N, eps)
         levels[rows[d], cols[d]] = levels[cols[d], rows[d]] = level
         # Lemma 10: conditional against marginal log-odds over every configuration of the
-        # other dyads that has positive probability.
-        w0 = w[~present]
-        w1 = w[codes[~present] | (1 << d)]
-        seen = (w0 + w1) > 0
-        with np.errstate(divide="ignore"):
-            cond = logit(w1[seen] / (w0[seen] + w1[seen]))
-        dependence = max(dependence, float(np.max(np.abs(cond - logit(p1)))))
+        # other dyads that has positive probability (+-inf where the configuration forces ij).
+        lw0 = log_w[~present]
+        lw1 = log_w[codes[~present] | (1 << d)]
+        seen = np.isfinite(lw0) | np.isfinite(lw1)
+        with np.errstate(invalid="ignore"):
+            cond = lw1[seen] - lw0[seen]
+        dependence = max(dependence, float(np.max(np.abs(cond - (log_p1 - log_p0)))))
     finite = ~np.isnan(levels)
     if not finite.any():
         raise ValueError("no dyad is uncertain under graph_probability: every edge is "

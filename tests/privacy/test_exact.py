@@ -156,3 +156,85 @@ def test_bad_input():
         edge_privacy_exact(3, lambda A: float(A.sum() == 0), 1.0)
     with pytest.raises(ValueError, match="n must be at least 2"):
         edge_privacy_exact(1, er, 1.0)
+
+
+# Regressions for issue 15: weights and epsilons at the extremes of the double range.
+
+def _er(p):
+    def prob(A):
+        m = A.sum() // 2
+        N = A.shape[0] * (A.shape[0] - 1) // 2
+        return p ** m * (1 - p) ** (N - m)
+    return prob
+
+
+def test_weights_near_the_largest_double_do_not_overflow():
+    # Issue 15: the weights' sum overflowed to inf, every normalized weight became 0 and
+    # the model was reported to have no uncertain dyad.
+    for weight in (1e308, 1e-320):  # the largest double and a subnormal one
+        r = edge_privacy_exact(3, lambda A, w=weight: w, 1.0)
+        assert r.level == pytest.approx(1.0, abs=1e-12)
+        assert r.dependence == pytest.approx(0.0, abs=1e-12)
+        np.testing.assert_allclose(r.dyad_levels[~np.eye(3, dtype=bool)], 1.0, atol=1e-12)
+
+
+@pytest.mark.parametrize("scale", [5e306, 1e-300])
+def test_level_does_not_depend_on_the_weights_scale(scale):
+    # graph_probability is "up to a constant factor": the level and the dependence of a
+    # dependent model (64 weights up to e^3, summing to 55: their sum overflows at 5e306)
+    # are the same whatever the factor.
+    ref = edge_privacy_exact(4, _triangle_model(1.5), 0.8)
+    r = edge_privacy_exact(4, lambda A: scale * _triangle_model(1.5)(A), 0.8)
+    assert r.level == pytest.approx(ref.level, rel=1e-12)
+    assert r.dependence == pytest.approx(ref.dependence, rel=1e-9)
+
+
+def test_weights_spanning_the_double_range():
+    # The empty graph at 1e308, the 7 others at 1e-300 (about 2^-2010 as likely): every dyad
+    # is still uncertain (P(ij) = 4e-300 / 1e308 does not round 1 - P(ij) to 0). Given a
+    # non-empty rest ij is as likely present as absent (log-odds 0), against marginal
+    # log-odds log(4e-300 / 1e308): a = log(1e308) - log(1e-300) - log(4).
+    prob = lambda A: 1e308 if A.sum() == 0 else 1e-300  # noqa: E731
+    r = edge_privacy_exact(3, prob, 1.0)
+    assert np.isfinite(r.level) and r.level > 1.0
+    assert r.level <= r.bound
+    assert r.dependence == pytest.approx(np.log(1e308) - np.log(1e-300) - np.log(4),
+                                         rel=1e-12)
+    assert r.level <= r.bound
+
+
+@pytest.mark.parametrize("eps", [800.0, 1e5, 1e299, 1e300, 1e301, 1e308])
+def test_large_epsilon_gives_the_exact_level_not_inf(eps):
+    # Issue 15: at eps = 800, exp(eps) overflowed, pi became 0 and the level inf.
+    r = edge_privacy_exact(3, _er(0.3), eps)
+    assert r.level == pytest.approx(eps, rel=1e-12)
+    assert np.isfinite(r.level)
+
+
+def test_large_epsilon_is_continuous_in_epsilon():
+    # With dependent edges the level exceeds eps by an amount that converges (like e^-eps)
+    # as eps grows; it does not jump when pi = 1/(1 + e^eps) underflows (eps > 745).
+    excess = [edge_privacy_exact(3, _triangle_model(2.0), eps).level - eps
+              for eps in (40.0, 800.0)]
+    assert excess[0] > 0.5
+    assert excess[1] == pytest.approx(excess[0], abs=1e-9)
+    # A forcing dependence doubles the level: the same factor on both sides of 1e300, where
+    # the computation switches to Hamming distances.
+    forcing = lambda A: float(A[0, 1] == 1 and A[0, 2] == A[1, 2])  # noqa: E731
+    for eps in (50.0, 1e299, 1e301):
+        assert edge_privacy_exact(3, forcing, eps).level == pytest.approx(2 * eps, rel=1e-12)
+    assert edge_privacy_exact(3, forcing, np.inf).level == np.inf
+
+
+@pytest.mark.parametrize("output, match", [
+    (lambda A: "0.5", "real numbers"),
+    (lambda A: None, "real numbers"),
+    (lambda A: 0.5 + 1j, "real numbers"),
+    (lambda A: [0.5, 0.5], "one number per graph"),
+    (lambda A: np.nan, "finite"),
+    (lambda A: np.inf, "finite"),
+    (lambda A: float("-inf"), "finite"),
+])
+def test_outputs_it_cannot_handle_are_refused_clearly(output, match):
+    with pytest.raises(ValueError, match=match):
+        edge_privacy_exact(3, output, 1.0)
