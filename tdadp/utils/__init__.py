@@ -25,12 +25,14 @@ from ._random import (
     validate_random_state,
 )
 from ._validation import (
+    available_memory,
     check_adjacency,
     check_epsilon,
     check_epsilon_array,
     check_positive_int,
     check_probability,
     check_symmetric_matrix,
+    memory_limits,
 )
 
 __all__ = [
@@ -43,6 +45,8 @@ __all__ = [
     "check_symmetric_matrix",
     "check_probability",
     "check_positive_int",
+    "memory_limits",
+    "available_memory",
     "SECURE",
     "OSRandom",
     "item_streams",
