@@ -26,16 +26,23 @@ import numbers
 
 import gudhi
 import numpy as np
+import ripser
+from joblib import effective_n_jobs
 from scipy.spatial.distance import pdist
 from sklearn.base import BaseEstimator, TransformerMixin
 
 from ..utils._batch import join_batch, map_items, split_batch
 from ..utils._output import ContainerOutputMixin
-from ..utils._params import Interval, Options, ParamsMixin, Rule, validate_params
-from ..utils._validation import physical_memory
+from ..utils._params import Interval, Options, ParamsMixin, Rule, check_param, validate_params
+from ..utils._validation import check_memory
 from ._diagram import PersistenceDiagram
 from ._parts import normalizing_exponent
 from ._rules import HOMOLOGY_DIMENSIONS, as_dimensions, check_cloud
+
+try:  # ripser's binding, which takes the condensed distance matrix directly
+    from pyRipser import doRipsFiltrationDM
+except ImportError:  # pragma: no cover - ripser's private binding moved
+    doRipsFiltrationDM = None
 
 __all__ = ["PersistentHomology", "persistence_diagram", "estimate_rips_memory"]
 
@@ -67,17 +74,40 @@ def estimate_rips_memory(n_points, max_dimension, edge_fraction=1.0):
     Returns
     -------
     int
-    """
-    n = int(n_points)
+        Capped at 10**300 bytes (more simplices than atoms in the universe).
 
-    def count(j):  # j-simplices below the threshold
-        return math.comb(n, j + 1) * edge_fraction ** (j * (j + 1) / 2)
+    Examples
+    --------
+    >>> round(estimate_rips_memory(2000, 1) / 1e9, 1)
+    5.5
+    """
+    check_param(n_points, ["nonnegative_int"], "n_points")
+    check_param(max_dimension, ["nonnegative_int"], "max_dimension")
+    check_param(edge_fraction, [Interval("real", 0, 1, "both")], "edge_fraction")
+    n = int(n_points)
+    log_fraction = math.log(edge_fraction) if edge_fraction > 0 else -math.inf
+
+    def count(j):  # j-simplices below the threshold, as a float (huge ones capped)
+        if j + 1 > n or log_fraction == -math.inf and j > 0:
+            return 0.0
+        log_count = (math.lgamma(n + 1) - math.lgamma(j + 2) - math.lgamma(n - j)
+                     + log_fraction * (j * (j + 1) / 2))
+        return math.exp(min(log_count, _LOG_CAP))
 
     pairs = n * (n - 1) / 2
     total = pairs * (8 + 4) + count(1) * 16
-    for k in range(1, max_dimension + 1):
+    # No k-simplex on fewer than k + 1 points: dimensions above n add nothing.
+    for k in range(1, min(int(max_dimension), n) + 1):
         total += count(k) * 48 + count(k + 1) * 4
-    return int(total)
+        if total >= _CAP:
+            break
+    return int(min(total, _CAP))
+
+
+# Estimates are capped here (and their logarithms below), so that absurd sizes give a huge
+# number rather than an OverflowError.
+_CAP = 1e300
+_LOG_CAP = math.log(_CAP)
 
 
 # ripser keeps a coefficient in a signed 8-bit field of each matrix entry: measured on
@@ -127,36 +157,102 @@ def _alpha(X, dims, cap, alpha_scale, coeff):
     return out
 
 
-def _rips(X, dims, cap, coeff, max_memory):
+def _edge_fraction(X, cap):
+    """An upper estimate of the fraction of pairs of ``X`` at most ``cap`` apart."""
     n = X.shape[0]
-    maxdim = max(dims)
-    fraction = 1.0
-    if np.isfinite(cap) and n > 1:
-        rng = np.random.default_rng(0)
-        m = min(20000, n * (n - 1) // 2)
-        i, j = rng.integers(0, n, m), rng.integers(0, n, m)
-        keep = i != j
-        d = np.sqrt(((X[i[keep]] - X[j[keep]]) ** 2).sum(axis=1))
-        fraction = float(np.mean(d <= cap)) if d.size else 1.0
-        fraction = min(1.0, fraction + 3 * math.sqrt(max(fraction, 1e-4) / max(d.size, 1)))
-    need = estimate_rips_memory(n, maxdim, fraction)
-    if need > max_memory:
-        raise ValueError(
-            f"a Rips computation up to H{maxdim} on {n} points would need about "
-            f"{need / 1e9:.1f} GB (conservative estimate), above max_memory = "
-            f"{max_memory / 1e9:.1f} GB. Use complex='alpha' (ambient dimension <= 3), a "
-            "finite max_edge_length, fewer homology dimensions, a subsample, or raise "
-            "max_memory."
-        )
-    dm = pdist(X).astype(np.float32) if n > 1 else np.zeros(0, dtype=np.float32)
-    try:
-        from pyRipser import doRipsFiltrationDM
-    except ImportError:  # pragma: no cover - ripser's private binding moved
-        import ripser
+    if not np.isfinite(cap) or n < 2:
+        return 1.0
+    rng = np.random.default_rng(0)
+    m = min(20000, n * (n - 1) // 2)
+    i, j = rng.integers(0, n, m), rng.integers(0, n, m)
+    keep = i != j
+    d = np.sqrt(((X[i[keep]] - X[j[keep]]) ** 2).sum(axis=1))
+    fraction = float(np.mean(d <= cap)) if d.size else 1.0
+    return min(1.0, fraction + 3 * math.sqrt(max(fraction, 1e-4) / max(d.size, 1)))
+
+
+def _rips_maxdim(n, dims):
+    # A complex on n vertices has no k-cycle for k >= n - 1 (its only (n - 1)-simplex has a
+    # non-zero boundary): higher dimensions are empty, and ripser never sees a dimension that
+    # would overflow its int or make it enumerate nothing for hours.
+    return min(max(dims), max(n - 2, 0))
+
+
+class _Plan:
+    """One checked cloud at unit scale, its complex and its memory estimate."""
+
+    __slots__ = ("X", "kind", "exponent", "cap", "need", "maxdim")
+
+    def __init__(self, X, complex, dims, cap):
+        X = check_cloud(X)
+        self.kind = _resolve_complex(complex, X.shape[1])
+        # Dgm(cX) = c Dgm(X): computed at the scale of a unit cloud (see the module's notes).
+        self.exponent = k = normalizing_exponent(X)
+        self.X, self.cap = np.ldexp(X, -k), float(np.ldexp(cap, -k))
+        self.need, self.maxdim = 0, max(dims)
+        if self.kind == "rips":
+            self.maxdim = _rips_maxdim(X.shape[0], dims)
+            self.need = estimate_rips_memory(X.shape[0], self.maxdim,
+                                             _edge_fraction(self.X, self.cap))
+
+
+def _check_rips_memory(plans, dims, max_memory, workers):
+    """Refuse, before any cloud is computed, Rips work above the memory budget.
+
+    ``workers`` clouds are computed at once (threads), so the ``workers`` largest estimates
+    add up.
+    """
+    rips = sorted((p for p in plans if p.kind == "rips"), key=lambda p: p.need, reverse=True)
+    if not rips:
+        return
+    peak = sum(p.need for p in rips[:workers])
+    top = max(dims)
+    n = rips[0].X.shape[0]
+    what = f"a Rips computation up to H{top} on {n} points"
+    if min(workers, len(rips)) > 1:
+        what = (f"{min(workers, len(rips))} Rips computations at once (n_jobs; the largest "
+                f"up to H{top} on {n} points)")
+    advice = ("Use complex='alpha' (ambient dimension <= 3), a finite max_edge_length, fewer "
+              "homology dimensions or n_jobs, or a subsample")
+    if max_memory is None:
+        # The estimate is conservative (see estimate_rips_memory), so it may take all the
+        # memory left: rlimits, cgroup limits and available memory, which a native abort
+        # (std::bad_alloc) would otherwise discover.
+        check_memory(peak, f"{what} (conservative estimate)", f" {advice} (max_memory "
+                     "overrides the estimate, at the risk of an abort).", fraction=1.0)
+    elif peak > max_memory:
+        raise ValueError(f"{what} (conservative estimate) would need about "
+                         f"{peak / 1e9:.3g} GB, above max_memory = {max_memory / 1e9:.3g} GB. "
+                         f"{advice}, or raise max_memory.")
+
+
+def _alpha(X, dims, cap, alpha_scale, coeff):
+    factor = 2.0 if alpha_scale == "diameter" else 1.0
+    with np.errstate(over="ignore"):  # a cap whose square overflows caps nothing
+        max_sq = float(np.square(np.float64(cap / factor)))
+    st = gudhi.AlphaComplex(points=X).create_simplex_tree(max_alpha_square=max_sq)
+    # H_k needs simplices up to dimension k + 1; gudhi only reports dimensions present.
+    st.compute_persistence(homology_coeff_field=coeff, persistence_dim_max=True)
+    top = st.dimension()
+    out = {}
+    for k in dims:
+        if k > top:  # no k-simplex, no H_k (and gudhi takes k as a C int)
+            out[k] = np.zeros((0, 2))
+            continue
+        iv = np.asarray(st.persistence_intervals_in_dimension(k), dtype=float).reshape(-1, 2)
+        # Squared radii; rounding can leave -0.0 or tiny negatives on exact zeros.
+        out[k] = factor * np.sqrt(np.maximum(iv, 0.0))
+    return out
+
+
+def _rips(X, dims, cap, coeff, maxdim):
+    n = X.shape[0]
+    if doRipsFiltrationDM is None:  # pragma: no cover - ripser's private binding moved
         dgms = ripser.ripser(X, maxdim=maxdim, thresh=cap, coeff=coeff)["dgms"]
     else:
         # ripser.ripser would also build an n x n float64 matrix and two n x n index grids;
         # its binding takes the condensed (row-major upper-triangular) matrix directly.
+        dm = pdist(X).astype(np.float32) if n > 1 else np.zeros(0, dtype=np.float32)
         res = doRipsFiltrationDM(dm, maxdim, cap, coeff, False)
         dgms = [np.reshape(np.array(v, dtype=float), (-1, 2))
                 for v in res["births_and_deaths_by_dim"]]
@@ -167,17 +263,12 @@ def _rips(X, dims, cap, coeff, max_memory):
     return out
 
 
-def _diagram_of(X, complex, dims, cap, alpha_scale, coeff, max_memory):
-    X = check_cloud(X)
-    kind = _resolve_complex(complex, X.shape[1])
-    # Dgm(cX) = c Dgm(X): computed at the scale of a unit cloud (see the module's notes).
-    k = normalizing_exponent(X)
-    X, cap = np.ldexp(X, -k), float(np.ldexp(cap, -k))
-    if kind == "alpha":
-        out = _alpha(X, dims, cap, alpha_scale, coeff)
+def _diagram_of(plan, dims, alpha_scale, coeff):
+    if plan.kind == "alpha":
+        out = _alpha(plan.X, dims, plan.cap, alpha_scale, coeff)
     else:
-        out = _rips(X, dims, cap, coeff, max_memory)
-    return PersistenceDiagram({dim: np.ldexp(v, k) for dim, v in out.items()})
+        out = _rips(plan.X, dims, plan.cap, coeff, plan.maxdim)
+    return PersistenceDiagram({dim: np.ldexp(v, plan.exponent) for dim, v in out.items()})
 
 
 def persistence_diagram(X, complex="auto", homology_dimensions=(0, 1), max_edge_length=np.inf,
@@ -189,6 +280,12 @@ def persistence_diagram(X, complex="auto", homology_dimensions=(0, 1), max_edge_
     Returns
     -------
     PersistenceDiagram or list of PersistenceDiagram
+
+    Raises
+    ------
+    ValueError
+        Bad parameters or clouds, or Rips work whose memory estimate exceeds the budget
+        (checked for every cloud before any is computed).
 
     Examples
     --------
@@ -205,10 +302,13 @@ def persistence_diagram(X, complex="auto", homology_dimensions=(0, 1), max_edge_
         max_memory=max_memory, n_jobs=n_jobs), "persistence_diagram")
     dims = as_dimensions(homology_dimensions)
     cap = float(max_edge_length)
-    mem = 0.5 * physical_memory() if max_memory is None else float(max_memory)
     items, single = split_batch(X, what="point cloud")
-    out = map_items(lambda Y: _diagram_of(Y, complex, dims, cap, alpha_scale, coeff, mem),
-                    items, n_jobs=n_jobs)
+    plans = [_Plan(Y, complex, dims, cap) for Y in items]
+    workers = 1 if n_jobs in (None, 1) or len(plans) == 1 else effective_n_jobs(n_jobs)
+    _check_rips_memory(plans, dims, None if max_memory is None else float(max_memory),
+                       workers)
+    out = map_items(lambda plan: _diagram_of(plan, dims, alpha_scale, coeff), plans,
+                    n_jobs=n_jobs)
     return join_batch(out, single)
 
 
@@ -248,8 +348,12 @@ class PersistentHomology(ContainerOutputMixin, ParamsMixin, TransformerMixin, Ba
         quadratic in the prime; the same cap applies to both complexes).
     max_memory : float, optional
         Rips is refused up front, with a ValueError, when its conservative memory estimate
-        (:func:`estimate_rips_memory`) exceeds this many bytes. Default: half the physical
-        memory.
+        (:func:`estimate_rips_memory`, summed over the clouds computed at once with
+        ``n_jobs``) exceeds this many bytes. Default: the memory this process can still use,
+        the smallest of its address-space and data rlimits, its cgroup limit and the
+        system's available memory (:func:`tdadp.utils.memory_limits`). A larger value
+        overrides the estimate at your own risk: ripser aborts the interpreter
+        (``std::bad_alloc``) when it runs out of memory.
     n_jobs : int, optional
         Clouds computed in parallel (threads).
 
