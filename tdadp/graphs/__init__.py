@@ -6,6 +6,7 @@ shared by the sampler and the mechanisms and stays private.
 
 from ._grdpg import GRDPG, probability_matrix, sample_grdpg
 from ._info import GraphArray, graph_guarantee, graph_nodes, tag_graph
+from ._packed import PackedAdjacency, packed_layout
 
 __all__ = [
     "GRDPG",
@@ -15,4 +16,6 @@ __all__ = [
     "tag_graph",
     "graph_nodes",
     "graph_guarantee",
+    "PackedAdjacency",
+    "packed_layout",
 ]

@@ -8,7 +8,8 @@ flip rate, the pandas output of a table reads the node names):
 - a dense graph is a :class:`GraphArray`, an ``ndarray`` subclass with ``nodes`` and
   ``guarantee`` attributes;
 - a sparse graph (any scipy sparse container) has the same two attributes set on the
-  object (scipy's containers are plain Python objects).
+  object (scipy's containers are plain Python objects);
+- a :class:`~tdadp.graphs.PackedAdjacency` (one bit per dyad) has them as its own attributes.
 
 Operations never carry the information over: ``A[:10, :10]``, ``1 - A`` or ``A.astype(float)``
 are plain arrays without node names or release (a slice or a complement of a release does not
@@ -19,6 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
+
+from ._packed import PackedAdjacency
 
 __all__ = ["GraphArray", "tag_graph", "graph_nodes", "graph_guarantee"]
 
@@ -90,19 +93,22 @@ def tag_graph(A, *, nodes=None, guarantee=None):
     attributes set on itself, so pass only a matrix this call's caller owns (a fresh result).
     """
     nodes = _check_nodes(nodes, A.shape[0])
-    if sp.issparse(A):
+    if sp.issparse(A) or isinstance(A, PackedAdjacency):
         A.nodes = nodes
         A.guarantee = guarantee
         return A
     return GraphArray(A, nodes=nodes, guarantee=guarantee)
 
 
+def _carries(A):
+    return isinstance(A, (GraphArray, PackedAdjacency)) or sp.issparse(A)
+
+
 def graph_nodes(A):
     """The node names ``A`` carries (a list), or None."""
-    return getattr(A, "nodes", None) if isinstance(A, GraphArray) or sp.issparse(A) else None
+    return getattr(A, "nodes", None) if _carries(A) else None
 
 
 def graph_guarantee(A):
     """The release guarantee ``A`` carries, or None."""
-    return getattr(A, "guarantee", None) if isinstance(A, GraphArray) or sp.issparse(A) \
-        else None
+    return getattr(A, "guarantee", None) if _carries(A) else None
