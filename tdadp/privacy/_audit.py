@@ -1,17 +1,53 @@
 """Empirical privacy audit: a statistical lower bound on a mechanism's privacy loss.
 
-Run the mechanism many times on two neighbouring networks G0 and G1, attack each release with
-a threshold test on a statistic, and turn the test's error rates into a lower confidence
-bound on epsilon: eps-DP forces P1(R) <= e^eps P0(R) for every rejection region R (and the
-same with G0 and G1 swapped), so log(lower(P1(R)) / upper(P0(R))) with Clopper–Pearson
-bounds is a lower bound on any epsilon the mechanism can truly satisfy (Jagielski, Ullman,
-Oprea 2020; Nasr, Song, Thakurta, Papernot, Carlini 2021). A correct mechanism gives a bound
-at or below its claim (above it with probability at most 1 - confidence); a broken one is
-caught when the bound exceeds the claim.
+Run the mechanism many times on two neighbouring networks G0 and G1, attack the releases
+with a threshold test, and turn the test's error rates into a lower confidence bound on
+epsilon: eps-DP forces P1(R) <= e^eps P0(R) for every rejection region R (and the same with G0
+and G1 swapped), so log(lower(P1(R)) / upper(P0(R))) with Clopper–Pearson bounds is a lower
+bound on any epsilon the mechanism can truly satisfy (Jagielski, Ullman, Oprea 2020; Nasr,
+Song, Thakurta, Papernot, Carlini 2021). A correct mechanism gives a bound at or below its
+claim (above it with probability at most 1 - confidence); a broken one is caught when the
+bound exceeds the claim.
+
+How the audit avoids being fooled
+---------------------------------
+- **Each trial is one release**: one ``transform`` call on the one graph, by a clone of the
+  mechanism fitted once per network. Trials are independent exactly when the mechanism's
+  releases are; coins shared across a batch can neither fake a violation nor hide one, since
+  no batch is ever released.
+- **The coins are the mechanism's own**: a mechanism with a fixed seed (an int, a Generator
+  or a SeedSequence as ``random_state``, at any depth of its parameters) is refused. Its
+  releases are a deterministic function of the input: the same coins for G0 and G1, so two
+  releases differ exactly where the inputs do, and re-seeding it would audit another
+  mechanism. ``random_state=None`` (fresh coins for every release) is audited as it is, or,
+  when the audit itself is given a seed, with fresh coins from the audit's own stream (the
+  same law, and an audit that can be reproduced); ``"secure"`` is kept.
+- **The attack sees the whole release**, learned on held-out trials: the first quarter of the
+  trials of each network screens every entry of the release (both triangles and the
+  diagonal of a graph, every coordinate of a vector), the second quarter chooses the best
+  test among the candidates below, and only the second half, untouched by those choices,
+  gives the bound (one test: no multiple-comparison loss). Candidates: the joint outcome of
+  the two mirror entries (i, j) and (j, i) of the differing dyad, ordered by their likelihood
+  ratio; each of those entries; the entries whose law differs most between G0 and G1
+  (a copy of the input anywhere in the release is one); and a linear score over all entries
+  (a leak spread thinly over many entries). Thresholds ``>= t`` and ``<= t`` on each.
+- **No declaration is trusted by default**: the fast path that releases auxiliary graphs of
+  many copies of the dyad runs only when asked (``dyad_independent=True``), and says so.
+
+What it cannot detect
+---------------------
+An audit refutes a claim, it never proves one. It tests the one pair (G0, G1) given: a leak of
+another dyad, or on graphs of another kind, needs another pair. It sees the law of each
+entry, of the secret dyad's pair and of linear combinations of entries: a leak hidden in the
+joint law of several entries only (the secret XOR-ed into two entries that are each uniform)
+needs a ``statistic`` that computes it. Events rarer than about 1 / n_trials (a small
+failure probability delta) go unseen. It audits single releases, not the joint law of a
+batch, and cannot rule out a mechanism that behaves differently when it is audited.
 """
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,14 +55,14 @@ import scipy.sparse as sp
 from scipy.stats import beta
 from sklearn.base import clone
 
-from ..utils._params import Interval, Options, check_param
+from ..utils._params import Interval, check_param
 from ..utils._random import item_streams, stage_tag
 from ..utils._validation import check_adjacency
 
 __all__ = ["AuditResult", "audit"]
 
-_CHUNK_TRIALS = 256       # graphs per transform call (bounded memory)
-_COPIES_PER_GRAPH = 512   # copies of the dyad per auxiliary graph in the fast path
+_COPIES_PER_GRAPH = 512   # copies of the dyad per auxiliary graph in the trusted fast path
+_SCREENED = 4             # entries kept by each screening score
 
 
 @dataclass(frozen=True)
@@ -40,19 +76,28 @@ class AuditResult:
     epsilon_claimed : float or None
         The mechanism's stated epsilon (``guarantee_.epsilon``), when it states one.
     epsilon_estimate : float
-        The point estimate log(P1(R) / P0(R)) of the chosen test (no confidence margin).
+        The point estimate log(P1(R) / P0(R)) of the chosen test on the evaluation trials
+        (no confidence margin).
     n_trials : int
-        Releases per network.
+        Releases per network (a quarter screens, a quarter chooses the test, half evaluates
+        it).
     confidence : float
     n_tests : int
-        Number of (region, direction) tests the bound is Bonferroni-corrected over.
+        Number of tests the bound is corrected over: 1, the test chosen on other trials.
     threshold : float
     region : str
-        The chosen rejection region, e.g. "statistic >= 1".
+        The chosen rejection region, e.g. "release[1, 0] >= 1".
     rates : tuple of float
-        Empirical probabilities of the region under G0 and under G1.
+        Probabilities of the region under G0 and under G1 on the evaluation trials.
     method : str
-        "dyad copies" (fast path for dyad-independent mechanisms) or "full mechanism".
+        "full mechanism" (each trial one release of G0 or G1), or "dyad copies (trusted)"
+        (the fast path that trusts the mechanism's dyad independence).
+    statistic : str
+        The statistic of the chosen test, e.g. "release[1, 0]" or "linear score".
+    deterministic : tuple of str
+        Release entries that took one value in all ``n_trials`` releases of G0 and another in
+        all of G1: a copy of the input (a leak, at a finite epsilon), or a rate of change too
+        small to show in ``n_trials`` releases (edgeFlip at a large epsilon).
     """
 
     epsilon_lower: float
@@ -65,6 +110,8 @@ class AuditResult:
     region: str
     rates: tuple
     method: str
+    statistic: str
+    deterministic: tuple
 
     @property
     def violation(self) -> bool:
@@ -76,6 +123,13 @@ class AuditResult:
                 f"({self.region}: rates {self.rates[0]:.4g} under G0, {self.rates[1]:.4g} "
                 f"under G1) shows epsilon >= {self.epsilon_lower:.4g} at confidence "
                 f"{self.confidence:g} (point estimate {self.epsilon_estimate:.4g}).")
+        if self.deterministic:
+            shown = ", ".join(self.deterministic[:4])
+            more = (f" and {len(self.deterministic) - 4} more"
+                    if len(self.deterministic) > 4 else "")
+            text += (f" Never varied: {shown}{more} took one value in all {self.n_trials} "
+                     "releases of G0 and another in all of G1 (a copy of the input, or a "
+                     f"rate of change below about 1/{self.n_trials}).")
         if self.epsilon_claimed is None:
             return text
         text += f" Claimed epsilon: {self.epsilon_claimed:g}."
@@ -112,66 +166,249 @@ def _stated_guarantee(mechanism):
         return None
 
 
-def _with_seed(mechanism, seed):
-    m = clone(mechanism)
-    if "random_state" in m.get_params():
-        m.set_params(random_state=seed)
-    return m
+# ----------------------------------------------------------------------------- the coins
+
+def _is_fixed_seed(value):
+    if isinstance(value, (bool, np.bool_)):
+        return False
+    return isinstance(value, (numbers.Integral, np.random.Generator, np.random.SeedSequence,
+                              np.random.BitGenerator, np.random.RandomState))
 
 
-def _seeds(random_state, n_chunks):
-    if isinstance(random_state, str):
-        return [[random_state] * n_chunks for _ in range(2)]
-    streams = item_streams(random_state, [0, 1], stage_tag("audit"))
-    return [[int(s) for s in rng.integers(0, 2**63 - 1, size=n_chunks)] for rng in streams]
+def _coin_parameters(mechanism):
+    """The ``random_state`` parameters of ``mechanism`` (at any depth) that are None.
+
+    Raises the audit's ValueError for a fixed seed.
+    """
+    params = mechanism.get_params(deep=True)
+    keys = [k for k in params if k == "random_state" or k.endswith("__random_state")]
+    for key in keys:
+        value = params[key]
+        if _is_fixed_seed(value):
+            shown = (repr(value) if isinstance(value, numbers.Integral)
+                     else f"a {type(value).__name__}")
+            raise ValueError(
+                f"audit: the mechanism has a fixed seed ({key}={shown}): its releases of G0 "
+                "and G1 use the same coins (with edgeFlip they differ exactly at the secret "
+                "dyad), so it is not the randomized mechanism its guarantee describes, and "
+                "re-seeding it would audit another one; audit it with random_state=None "
+                "(the audit then supplies fresh coins to every release, reproducibly from "
+                "its own random_state) or 'secure'."
+            )
+    return [k for k in keys if params[k] is None]
 
 
-def _default_statistic(i, j):
-    def statistic(release):
-        if sp.issparse(release) or (isinstance(release, np.ndarray) and release.ndim == 2):
-            return float(release[i, j])
-        if np.ndim(release) == 0:
-            return float(release)
-        raise ValueError("the mechanism's release is neither a graph nor a number: pass a "
-                         "statistic mapping a release to a number.")
-    return statistic
+def _fitted_per_network(mechanism, graphs, random_state):
+    """One fitted clone per network, each drawing fresh coins on every transform call.
+
+    A mechanism whose ``random_state`` is None draws fresh coins on every call. With the
+    audit's ``random_state`` None it is run exactly so; with "secure" it draws from the
+    operating system; with a seed, each clone gets a Generator of the audit's own stream,
+    from which a tdadp mechanism draws a new seed on every call: releases with the same law,
+    and an audit that can be reproduced.
+    """
+    keys = _coin_parameters(mechanism)
+    if random_state is None or isinstance(random_state, str):
+        check_param(random_state, [None, "secure_random_state"], "random_state", "audit")
+        sources = [random_state, random_state]
+    else:
+        sources = item_streams(random_state, [0, 1], stage_tag("audit"))
+    fitted = []
+    for G, source in zip(graphs, sources):
+        m = clone(mechanism)
+        if keys:
+            m.set_params(**dict.fromkeys(keys, source))
+        fitted.append(m.fit(G))
+    return fitted
 
 
-def _run_full(mechanism, G, n_trials, statistic, seeds):
-    scores = []
-    for c, seed in enumerate(seeds):
-        size = min(_CHUNK_TRIALS, n_trials - c * _CHUNK_TRIALS)
-        releases = _with_seed(mechanism, seed).fit_transform([G] * size)
-        scores.extend(float(statistic(r)) for r in releases)
-    return np.asarray(scores)
+# ------------------------------------------------------------------------------ releases
+
+def _as_features(release, what):
+    if sp.issparse(release):
+        release = release.toarray()
+    try:
+        x = np.asarray(release, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"{what} is not numeric ({type(release).__name__}): pass a "
+                         "statistic mapping a release to a number.") from None
+    if not np.isfinite(x).all():
+        raise ValueError(f"{what} has NaN or infinite values.")
+    return x
 
 
-def _run_dyad_copies(mechanism, value, n_trials, seeds):
-    # A dyad-independent mechanism releases each dyad with a law depending on that dyad only,
-    # so m disjoint copies of the dyad in one auxiliary graph are m independent releases of
-    # it, produced by the mechanism's own code.
-    scores = []
-    for c, seed in enumerate(seeds):
-        m = min(_COPIES_PER_GRAPH, n_trials - c * _COPIES_PER_GRAPH)
+def _full_trials(mechanism, G, n_trials, statistic, shapes):
+    """Blocks of feature rows: one release of ``G`` per transform call, one row each.
+
+    The shape of the first release is appended to ``shapes``.
+    """
+    shape = None
+    for _ in range(n_trials):
+        release = mechanism.transform(G)
+        if statistic is not None:
+            x = _as_features(statistic(release), "the statistic's value")
+            if x.size != 1:
+                raise ValueError(f"the statistic must return one number per release, got "
+                                 f"shape {x.shape}.")
+        else:
+            x = _as_features(release, "the mechanism's release")
+        if shape is None:
+            shape = x.shape
+            shapes.append(shape)
+        elif x.shape != shape:
+            raise ValueError(f"the mechanism's releases change shape ({shape} then "
+                             f"{x.shape}): pass a statistic mapping a release to a number.")
+        yield x.reshape(1, -1)
+
+
+def _copy_trials(mechanism, value, n_trials):
+    """Blocks of (upper, lower) rows of the dyad's copies in auxiliary graphs (fast path)."""
+    done = 0
+    while done < n_trials:
+        m = min(_COPIES_PER_GRAPH, n_trials - done)
         H = np.zeros((2 * m, 2 * m), dtype=np.uint8)
         idx = np.arange(m)
         H[2 * idx, 2 * idx + 1] = H[2 * idx + 1, 2 * idx] = value
-        released = _with_seed(mechanism, seed).fit_transform(H)
-        if sp.issparse(released):
-            released = released.toarray()
-        scores.append(np.asarray(released)[2 * idx, 2 * idx + 1].astype(float))
-    return np.concatenate(scores)
+        released = _as_features(mechanism.transform(H), "the mechanism's release")
+        yield np.stack([released[2 * idx, 2 * idx + 1], released[2 * idx + 1, 2 * idx]],
+                       axis=1)
+        done += m
 
 
-def _regions(values):
-    for t in values:
-        yield t, ">="
-        yield t, "<="
+class _Trials:
+    """A stream of feature rows, consumed phase by phase in blocks.
+
+    Keeps the smallest and largest value each feature took over every row consumed.
+    """
+
+    def __init__(self, blocks):
+        self._blocks = blocks
+        self._rest = np.empty((0, 0))
+        self.low = self.high = None
+
+    def first(self):
+        """The first row (consumed), as a block of one row."""
+        return np.concatenate(list(self.take(1)))
+
+    def take(self, k):
+        while k > 0:
+            if self._rest.shape[0] == 0:
+                self._rest = next(self._blocks)
+            block, self._rest = self._rest[:k], self._rest[k:]
+            k -= block.shape[0]
+            low, high = block.min(axis=0), block.max(axis=0)
+            if self.low is not None:
+                low, high = np.minimum(self.low, low), np.maximum(self.high, high)
+            self.low, self.high = low, high
+            yield block
 
 
-def _in_region(scores, t, side):
-    return scores >= t if side == ">=" else scores <= t
+# ------------------------------------------------------------------------- the statistics
 
+def _feature_names(shape, n_nodes, dyad, copies):
+    if copies:
+        i, j = dyad
+        return [f"release[{i}, {j}]", f"release[{j}, {i}]"]
+    if len(shape) == 0 or (len(shape) == 1 and shape[0] == 1):
+        return ["release"]
+    if shape == (n_nodes, n_nodes):
+        return [f"release[{u}, {v}]" for u in range(n_nodes) for v in range(n_nodes)]
+    return [f"release[{', '.join(map(str, np.unravel_index(f, shape)))}]"
+            for f in range(int(np.prod(shape)))]
+
+
+class _Screen:
+    """Per-entry moments and the mirror pair's outcomes, accumulated over screening rows."""
+
+    def __init__(self, n_features, pair):
+        self.pair = pair
+        self.count = np.zeros(2)
+        self.total = np.zeros((2, n_features))
+        self.squares = np.zeros((2, n_features))
+        self.low = np.full((2, n_features), np.inf)
+        self.high = np.full((2, n_features), -np.inf)
+        self.outcomes = {}
+
+    def add(self, s, rows):
+        self.count[s] += rows.shape[0]
+        with np.errstate(over="ignore"):
+            self.total[s] += rows.sum(axis=0)
+            self.squares[s] += (rows ** 2).sum(axis=0)
+        self.low[s] = np.minimum(self.low[s], rows.min(axis=0))
+        self.high[s] = np.maximum(self.high[s], rows.max(axis=0))
+        if self.pair is not None:
+            for key in map(tuple, rows[:, list(self.pair)]):
+                self.outcomes.setdefault(key, [0, 0])[s] += 1
+
+    def candidates(self, names, delta):
+        """(name, function of rows) for every statistic worth testing, most natural first."""
+        out = []
+        if self.pair is not None:
+            out.append(self._pair_candidate(names))
+            out += [(names[f], _entry(f)) for f in self.pair]
+        if len(names) == 1:
+            return out or [(names[0], _entry(0))]
+        h0, h1 = self.count
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            mean = self.total / self.count[:, None]
+            var = np.maximum(self.squares / self.count[:, None] - mean ** 2, 0.0)
+            diff = mean[1] - mean[0]
+            se = np.sqrt(var[0] / h0 + var[1] / h1)
+            z = np.where(se > 0, np.abs(diff) / np.where(se > 0, se, 1),
+                         np.where(diff != 0, np.inf, 0.0))
+            weights = diff / (var[0] + var[1] + 1.0 / min(h0, h1))
+        z = np.nan_to_num(z, nan=0.0)  # moments of entries beyond 1e154 overflow
+        # Entries with 0/1 values only: their counts are their whole law, so rank them by the
+        # bound the screening trials themselves give (rare but one-sided events rank high).
+        binary = (self.low >= 0).all(axis=0) & (self.high <= 1).all(axis=0) & (
+            self.squares == self.total).all(axis=0)
+        score = np.full(len(names), -np.inf)
+        if binary.any():
+            k0, k1 = self.total[0, binary], self.total[1, binary]
+            score[binary] = np.max([_bound(k0, h0, k1, h1, delta),
+                                    _bound(k1, h1, k0, h0, delta),
+                                    _bound(h0 - k0, h0, h1 - k1, h1, delta),
+                                    _bound(h1 - k1, h1, h0 - k0, h0, delta)], axis=0)
+        chosen = set(self.pair) if self.pair is not None else set()
+        for ranking, floor in ((score, -np.inf), (z, 0.0)):
+            for f in np.argsort(-ranking, kind="stable")[:_SCREENED]:
+                if ranking[f] > floor and int(f) not in chosen:
+                    chosen.add(int(f))
+                    out.append((names[f], _entry(int(f))))
+        if np.isfinite(weights).all() and np.count_nonzero(weights) > 1:
+            out.append(("linear score", lambda rows, w=weights: rows @ w))
+        return out
+
+    def _pair_candidate(self, names):
+        # The joint outcome of the two mirror entries, scored by its (smoothed) log-likelihood
+        # ratio on the screening trials: thresholds on the score are the Neyman–Pearson
+        # regions of the pair, e.g. "(i, j) and (j, i) both 1" for a copied lower triangle.
+        h0, h1 = self.count
+        ratio = {key: float(np.log((c1 + 0.5) / (h1 + 1)) - np.log((c0 + 0.5) / (h0 + 1)))
+                 for key, (c0, c1) in self.outcomes.items()}
+        a, b = self.pair
+
+        def score(rows):
+            return np.array([ratio.get((x, y), 0.0) for x, y in rows[:, [a, b]]])
+        return (f"likelihood ratio of ({names[a]}, {names[b]})", score)
+
+
+def _never_varied(trials):
+    """Features constant over every release of each network, with different constants."""
+    t0, t1 = trials
+    constant = (t0.low == t0.high) & (t1.low == t1.high)
+    return np.flatnonzero(constant & (t0.low != t1.low))
+
+
+def _entry(f):
+    return lambda rows: rows[:, f]
+
+
+def _apply(candidates, rows):
+    return np.column_stack([function(rows) for _, function in candidates])
+
+
+# ------------------------------------------------------------------------------ the tests
 
 def _cp_bounds(k, n, a):
     """One-sided Clopper–Pearson lower and upper bounds, each failing with probability a."""
@@ -182,76 +419,116 @@ def _cp_bounds(k, n, a):
 
 
 def _log_ratio(num, den):
+    num, den = np.asarray(num, dtype=float), np.asarray(den, dtype=float)
     with np.errstate(divide="ignore"):
         return np.where(den > 0, np.log(np.maximum(num, 0) / np.where(den > 0, den, 1)),
                         np.where(num > 0, np.inf, -np.inf))
 
 
-def _evaluate(s0, s1, candidates, delta):
-    """Best Bonferroni-corrected lower bound over the candidate regions, both directions."""
-    regions = list(_regions(candidates))
-    K = 2 * len(regions)  # each region is tested as G1-vs-G0 and G0-vs-G1
-    a = delta / (2 * K)   # two bounds per test
-    best = (-np.inf, regions[0][0], regions[0][1], 0.0, 0.0, -np.inf)
-    for t, side in regions:
-        k0 = int(_in_region(s0, t, side).sum())
-        k1 = int(_in_region(s1, t, side).sum())
-        lo0, up0 = _cp_bounds(k0, s0.size, a)
-        lo1, up1 = _cp_bounds(k1, s1.size, a)
-        r0, r1 = k0 / s0.size, k1 / s1.size
-        for lower, estimate in ((_log_ratio(lo1, up0), _log_ratio(r1, r0)),
-                                (_log_ratio(lo0, up1), _log_ratio(r0, r1))):
-            if float(lower) > best[0]:
-                best = (float(lower), t, side, r0, r1, float(estimate))
-    return best, K
+def _bound(k_num, n_num, k_den, n_den, delta):
+    """log(lower P_num(R) / upper P_den(R)): a lower bound on epsilon failing w.p. <= delta."""
+    lower, _ = _cp_bounds(k_num, n_num, delta / 2)
+    _, upper = _cp_bounds(k_den, n_den, delta / 2)
+    return _log_ratio(lower, upper)
 
+
+def _thresholds(values, n_thresholds):
+    distinct = np.unique(values)
+    if distinct.size <= n_thresholds:
+        return distinct
+    return np.unique(np.quantile(values, np.linspace(0, 1, n_thresholds)))
+
+
+def _select(v0, v1, n_thresholds, delta):
+    """The (column, threshold, side, direction) with the largest bound on these trials.
+
+    Ties go to the earliest column (the candidates come most natural first).
+    """
+    columns = []
+    for c in range(v0.shape[1]):
+        ts = _thresholds(np.concatenate([v0[:, c], v1[:, c]]), n_thresholds)
+        columns.append(np.pad(ts, (0, n_thresholds - ts.size), mode="edge"))
+    T = np.array(columns)                                   # (columns, thresholds)
+
+    def counts(v):
+        above = (v[:, :, None] >= T[None]).sum(axis=0)
+        below = (v[:, :, None] <= T[None]).sum(axis=0)
+        return np.stack([above, below], axis=1)             # (columns, sides, thresholds)
+    k0, k1 = counts(v0), counts(v1)
+    n0, n1 = v0.shape[0], v1.shape[0]
+    bounds = np.stack([_bound(k0, n0, k1, n1, delta), _bound(k1, n1, k0, n0, delta)],
+                      axis=2)                               # (columns, sides, dirs, thr.)
+    c, side, direction, t = np.unravel_index(int(np.argmax(bounds)), bounds.shape)
+    return int(c), float(T[c, t]), (">=", "<=")[side], int(direction)
+
+
+def _in_region(values, t, side):
+    return values >= t if side == ">=" else values <= t
+
+
+# ---------------------------------------------------------------------------------- audit
 
 def audit(mechanism, G0, G1, n_trials=2000, statistic=None, confidence=0.95,
-          random_state=None, *, n_thresholds=16, dyad_independent="auto"):
+          random_state=None, *, n_thresholds=16, dyad_independent=False):
     """Lower-bound a mechanism's privacy loss by attacking it on two neighbouring networks.
 
-    The mechanism releases ``G0`` and ``G1`` ``n_trials`` times each; a threshold test on
-    ``statistic(release)`` tries to tell them apart. For every candidate rejection region R
-    (``statistic >= t`` or ``statistic <= t``) and both directions, Clopper–Pearson bounds on
-    P0(R) and P1(R) give a lower bound log(lower P1(R) / upper P0(R)) on epsilon; the bounds
-    are Bonferroni-corrected over the regions searched, so ``epsilon_lower`` exceeds the true
-    privacy loss with probability at most ``1 - confidence``.
+    The mechanism releases ``G0`` and ``G1`` ``n_trials`` times each, every release by its
+    own ``transform`` call. A threshold test on a statistic of the release tries to tell them
+    apart; Clopper–Pearson bounds on the test's rates give a lower bound
+    log(lower P1(R) / upper P0(R)) on epsilon that exceeds the true privacy loss with
+    probability at most ``1 - confidence``.
 
-    Candidate thresholds: when the statistic takes at most ``n_thresholds`` distinct values
-    (the default statistic, the differing dyad, takes two), every observed value is a
-    candidate and all trials are used. Otherwise the first half of the trials of each network
-    selects the best region and the second half evaluates it alone (corrected over its two
-    directions only).
+    The attack (``statistic=None``) sees the whole release and is learned on held-out
+    trials: a quarter of the trials screens every entry, a quarter picks the best test among
+    the joint outcome of the mirror entries (i, j) and (j, i) of the differing dyad, each of
+    them, the entries whose law differs most between G0 and G1 (a copy of the input is
+    one), and a linear score over all entries; the other half evaluates that one test.
+    See the module documentation for what the audit can and cannot detect.
 
     Parameters
     ----------
     mechanism : estimator
-        A mechanism whose ``fit_transform`` accepts a list of graphs (EdgeFlip,
-        LaplaceFlip, LaplaceEdgeCount, ...), with a ``random_state`` parameter; the
-        ``guarantee_`` it states when fitted gives the claimed epsilon and whether it is
-        randomized response on each dyad. It is cloned, never modified.
+        A mechanism with ``fit`` and ``transform`` (EdgeFlip, LaplaceFlip, LaplaceEdgeCount,
+        ...) whose ``random_state`` is None or "secure"; the ``guarantee_`` it states when
+        fitted gives the claimed epsilon. It is cloned, never modified.
     G0, G1 : adjacency matrices differing in exactly one dyad
-    n_trials : int, default=2000
+    n_trials : int >= 4, default=2000
+        Releases per network.
     statistic : callable, optional
-        Maps a release to a number. Default: the released value of the differing dyad for
-        graph releases, the release itself for scalar releases.
+        Maps a release to a number; then the first half of the trials chooses its threshold
+        and the second half evaluates it. Default: the whole-release attack above (a scalar
+        release is its own statistic).
     confidence : float in (0, 1), default=0.95
     random_state : None, int, Generator, SeedSequence or "secure"
+        The audit's coins. A mechanism whose ``random_state`` is None runs as it is with
+        None, draws every coin from the operating system with "secure", and with a seed
+        draws fresh coins for every release from the audit's stream, which makes the audit
+        reproducible. A mechanism whose ``random_state`` is "secure" keeps it.
     n_thresholds : int, default=16
-    dyad_independent : "auto" or bool, default="auto"
-        Fast path, only with ``statistic=None``: a mechanism that releases every dyad
-        independently with a law depending on that dyad alone is run on auxiliary graphs
-        made of many disjoint copies of the differing dyad (its own code, on
-        ``2 * 512``-node graphs), so the cost does not grow with the network. "auto" takes
-        it when the mechanism's fitted guarantee declares ``dyad_independent=True`` (as
-        :class:`tdadp.EdgeFlip` and :class:`tdadp.LaplaceFlip` do); pass False to run the
-        mechanism on G0 and G1 in full whatever it declares.
+        Thresholds tried per statistic: every value it takes when it takes at most this
+        many, else that many quantiles (the extremes included).
+    dyad_independent : bool, default=False
+        True takes the fast path for a mechanism whose ``guarantee_`` declares
+        ``dyad_independent=True``: it releases auxiliary graphs of ``512`` disjoint copies
+        of the differing dyad and reads both mirror entries of each copy, so the cost does
+        not grow with the network. It **trusts** the declaration, which it cannot check:
+        that copies in one graph are independent trials and that nothing outside a dyad's two
+        entries depends on it. The default runs the mechanism on G0 and G1 themselves.
 
     Returns
     -------
     AuditResult
         ``epsilon_lower``, ``epsilon_claimed``, ``n_trials``, ``confidence``, the chosen
-        test, and :meth:`~AuditResult.describe`.
+        test, the entries found deterministic in the input, and
+        :meth:`~AuditResult.describe`.
+
+    Raises
+    ------
+    ValueError
+        For a mechanism with a fixed seed (see the module documentation), parameters out of
+        range, graphs that are not neighbours, releases or statistic values that are not
+        finite numbers, or ``dyad_independent=True`` for a mechanism that does not declare it
+        or with a ``statistic``.
 
     References
     ----------
@@ -270,59 +547,101 @@ def audit(mechanism, G0, G1, n_trials=2000, statistic=None, confidence=0.95,
     >>> result = audit(EdgeFlip(1.0), G0, G1, n_trials=4000, random_state=0)
     >>> bool(0.7 < result.epsilon_lower <= 1.0), result.violation
     (True, False)
+
+    A fixed seed is refused: it would release G0 and G1 with the same coins.
+
+    >>> audit(EdgeFlip(1.0, random_state=0), G0, G1)
+    Traceback (most recent call last):
+    ...
+    ValueError: audit: the mechanism has a fixed seed (random_state=0): ...
     """
     for name, value, rules in (
-            ("n_trials", n_trials, [Interval("int", 2, None, "left")]),
+            ("n_trials", n_trials, [Interval("int", 4, None, "left")]),
             ("confidence", confidence, [Interval("real", 0, 1, "neither")]),
-            ("n_thresholds", n_thresholds, ["positive_int"]),
-            ("dyad_independent", dyad_independent, [Options("auto"), "boolean"])):
+            ("n_thresholds", n_thresholds, [Interval("int", 2, None, "left")]),
+            ("dyad_independent", dyad_independent, ["boolean"]),
+            ("statistic", statistic, [None, "callable"])):
         check_param(value, rules, name, "audit")
     n_trials, n_thresholds = int(n_trials), int(n_thresholds)
-    if not hasattr(mechanism, "fit_transform") or not hasattr(mechanism, "get_params"):
-        raise ValueError("mechanism must be an estimator with get_params and fit_transform.")
+    if not all(hasattr(mechanism, a) for a in ("fit", "transform", "get_params")):
+        raise ValueError("mechanism must be an estimator with get_params, fit and transform.")
     G0 = check_adjacency(G0, "G0")
     G1 = check_adjacency(G1, "G1")
     i, j = _differing_dyad(G0, G1)
     stated = _stated_guarantee(mechanism)
     claimed = None if stated is None else stated.epsilon
-    if dyad_independent == "auto":
-        # Declared data, not a type check: the mechanism says what its release is.
-        dyad_independent = bool(getattr(stated, "dyad_independent", False))
-    fast = statistic is None and dyad_independent
-    per_chunk = _COPIES_PER_GRAPH if fast else _CHUNK_TRIALS
-    n_chunks = -(-n_trials // per_chunk)
-    seeds = _seeds(random_state, n_chunks)
-    if fast:
-        s0 = _run_dyad_copies(mechanism, int(G0[i, j]), n_trials, seeds[0])
-        s1 = _run_dyad_copies(mechanism, int(G1[i, j]), n_trials, seeds[1])
-        method = "dyad copies"
-    else:
-        stat = statistic if statistic is not None else _default_statistic(i, j)
-        s0 = _run_full(mechanism, G0, n_trials, stat, seeds[0])
-        s1 = _run_full(mechanism, G1, n_trials, stat, seeds[1])
-        method = "full mechanism"
-    if not (np.isfinite(s0).all() and np.isfinite(s1).all()):
-        raise ValueError("the statistic returned NaN or infinite values.")
+    delta = 1.0 - float(confidence)
 
-    delta = 1.0 - confidence
-    values = np.unique(np.concatenate([s0, s1]))
-    if values.size <= n_thresholds:
-        (lower, t, side, r0, r1, estimate), K = _evaluate(s0, s1, values, delta)
+    if dyad_independent:
+        if statistic is not None:
+            raise ValueError("dyad_independent=True releases auxiliary graphs, not G0 and "
+                             "G1: it takes no statistic.")
+        if not getattr(stated, "dyad_independent", False):
+            raise ValueError("dyad_independent=True trusts the mechanism's declaration, but "
+                             "its guarantee_ does not declare dyad_independent=True.")
+        H = np.zeros((2, 2), dtype=np.uint8)
+        fitted = _fitted_per_network(mechanism, [H, H], random_state)
+        trials = [_Trials(_copy_trials(m, int(G[i, j]), n_trials))
+                  for m, G in zip(fitted, (G0, G1))]
+        method = "dyad copies (trusted)"
     else:
-        h = n_trials // 2
-        pooled = np.concatenate([s0[:h], s1[:h]])
-        candidates = np.unique(np.quantile(pooled, np.linspace(0, 1, n_thresholds + 2)[1:-1]))
-        (_, t, side, _, _, _), _ = _evaluate(s0[:h], s1[:h], candidates, delta)
-        (lower, t, side, r0, r1, estimate), K = _evaluate(s0[h:], s1[h:], [t], delta)
+        fitted = _fitted_per_network(mechanism, [G0, G1], random_state)
+        shapes = [[], []]
+        trials = [_Trials(_full_trials(m, G, n_trials, statistic, shape))
+                  for m, G, shape in zip(fitted, (G0, G1), shapes)]
+        method = "full mechanism"
+    first = [t.first() for t in trials]
+    if first[0].shape != first[1].shape:
+        raise ValueError(f"the releases of G0 and G1 differ in size ({first[0].shape[1]} "
+                         f"and {first[1].shape[1]} numbers): pass a statistic mapping a "
+                         "release to a number.")
+
+    n_nodes = G0.shape[0]
+    n_features = first[0].shape[1]
+    if statistic is not None:
+        names, pair = ["statistic"], None
+    elif dyad_independent:
+        names, pair = _feature_names((2,), n_nodes, (i, j), copies=True), (0, 1)
+    else:
+        names = _feature_names(shapes[0][0], n_nodes, (i, j), copies=False)
+        graph = shapes[0][0] == (n_nodes, n_nodes)
+        pair = (i * n_nodes + j, j * n_nodes + i) if graph else None
+
+    # Screening: a quarter of the trials (one, for a single number: nothing to screen).
+    screened = 1 if n_features == 1 else max(1, n_trials // 4)
+    screen = _Screen(n_features, pair)
+    for s, t in enumerate(trials):
+        screen.add(s, first[s])
+        for block in t.take(screened - 1):
+            screen.add(s, block)
+    candidates = screen.candidates(names, delta)
+
+    # Selection: half of the rest (a quarter of the trials) picks the test.
+    selected = (n_trials - screened) // 2
+    values = [np.concatenate([_apply(candidates, block) for block in t.take(selected)])
+              for t in trials]
+    c, threshold, side, direction = _select(values[0], values[1], n_thresholds, delta)
+    name, function = candidates[c]
+
+    # Evaluation: the rest, one test.
+    evaluated = n_trials - screened - selected
+    hits = [sum(int(_in_region(function(block), threshold, side).sum())
+                for block in t.take(evaluated)) for t in trials]
+    num, den = (1, 0) if direction == 1 else (0, 1)
+    lower = float(_bound(hits[num], evaluated, hits[den], evaluated, delta))
+    rates = (hits[0] / evaluated, hits[1] / evaluated)
+    estimate = float(_log_ratio(rates[num], rates[den]))
     return AuditResult(
         epsilon_lower=max(0.0, lower),
         epsilon_claimed=claimed,
         epsilon_estimate=estimate,
         n_trials=n_trials,
         confidence=float(confidence),
-        n_tests=K,
-        threshold=float(t),
-        region=f"statistic {side} {t:g}",
-        rates=(r0, r1),
+        n_tests=1,
+        threshold=float(threshold),
+        region=f"{name} {side} {threshold:g}",
+        rates=rates,
         method=method,
+        statistic=name,
+        deterministic=tuple(names[f] for f in _never_varied(trials)),
     )

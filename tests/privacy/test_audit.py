@@ -5,7 +5,7 @@ import inspect
 import numpy as np
 import pytest
 
-from tdadp import EdgeFlip, LaplaceFlip, edge_flip
+from tdadp import EdgeFlip, edge_flip
 from tdadp.privacy import (
     LaplaceEdgeCount,
     _audit,
@@ -42,30 +42,24 @@ class DependentFlip(EdgeFlip):
 def test_edgeflip_audit_is_tight_and_never_above_the_claim(pair):
     G0, G1 = pair
     r = audit(EdgeFlip(1.0), G0, G1, n_trials=6000, random_state=0)
-    assert r.method == "dyad copies"
+    assert r.method == "full mechanism"
     assert r.epsilon_claimed == 1.0
     assert 0.8 < r.epsilon_lower <= 1.0
     assert not r.violation
     assert r.epsilon_estimate == pytest.approx(1.0, abs=0.15)
+    assert r.n_tests == 1 and r.deterministic == ()
     assert "Consistent with the claim" in r.describe()
 
 
-@pytest.mark.parametrize("seed", range(8))
-def test_edgeflip_audit_below_claim_across_seeds(pair, seed):
+def test_trusted_fast_path_agrees(pair):
     G0, G1 = pair
-    for mech in (EdgeFlip(1.0), LaplaceFlip(1.0)):
-        assert audit(mech, G0, G1, n_trials=3000, random_state=seed).epsilon_lower <= 1.0
-
-
-def test_full_mechanism_path_agrees(pair):
-    G0, G1 = pair
-    r = audit(EdgeFlip(1.0), G0, G1, n_trials=3000, random_state=1, dyad_independent=False)
-    assert r.method == "full mechanism"
+    r = audit(EdgeFlip(1.0), G0, G1, n_trials=3000, random_state=1, dyad_independent=True)
+    assert r.method == "dyad copies (trusted)"
     assert 0.7 < r.epsilon_lower <= 1.0
 
 
 @pytest.mark.parametrize("dyad_independent, method", [
-    ("auto", "dyad copies"), (False, "full mechanism")])
+    (False, "full mechanism"), (True, "dyad copies (trusted)")])
 def test_weakened_mechanism_is_caught(pair, dyad_independent, method):
     G0, G1 = pair
     # The subclass inherits edgeFlip's declaration; the fast path runs its own (broken)
@@ -78,15 +72,14 @@ def test_weakened_mechanism_is_caught(pair, dyad_independent, method):
     assert "violated" in r.describe()
 
 
-def test_audit_path_follows_the_declared_guarantee(pair):
+def test_fast_path_needs_the_declaration(pair):
     G0, G1 = pair
     assert DependentFlip(1.0).fit().guarantee_.dyad_independent is False
-    r = audit(DependentFlip(1.0), G0, G1, n_trials=600, random_state=5)
-    assert r.method == "full mechanism"
-    assert audit(EdgeFlip(1.0), G0, G1, n_trials=600, random_state=5).method == "dyad copies"
-    # A count release declares nothing of the kind.
-    assert audit(LaplaceEdgeCount(1.0), G0, G1, n_trials=600,
-                 random_state=5).method == "full mechanism"
+    with pytest.raises(ValueError, match="does not declare"):
+        audit(DependentFlip(1.0), G0, G1, n_trials=600, dyad_independent=True)
+    # Declared or not, the default runs the mechanism itself.
+    for mech in (DependentFlip(1.0), EdgeFlip(1.0), LaplaceEdgeCount(1.0)):
+        assert audit(mech, G0, G1, n_trials=100, random_state=5).method == "full mechanism"
 
 
 def test_audit_imports_no_mechanism():
@@ -112,6 +105,7 @@ def test_custom_statistic(pair):
     r = audit(EdgeFlip(1.0), G0, G1, n_trials=1500, random_state=4,
               statistic=lambda B: B.sum())
     assert r.method == "full mechanism"
+    assert r.statistic == "statistic" and r.region.startswith("statistic ")
     assert 0.0 <= r.epsilon_lower <= 1.0
 
 
@@ -138,11 +132,18 @@ def test_audit_bad_input(pair):
         audit(EdgeFlip(1.0), G0, G1, confidence=1.0)
     with pytest.raises(ValueError, match="n_trials"):
         audit(EdgeFlip(1.0), G0, G1, n_trials=0)
+    with pytest.raises(ValueError, match="n_trials"):
+        audit(EdgeFlip(1.0), G0, G1, n_trials=3)
     with pytest.raises(ValueError, match="symmetric"):
         audit(EdgeFlip(1.0), G0, np.triu(G1))
     with pytest.raises(ValueError, match="statistic"):
-        audit(EdgeFlip(1.0), G0, G1, n_trials=10, statistic=lambda B: np.nan,
-              dyad_independent=False)
+        audit(EdgeFlip(1.0), G0, G1, n_trials=10, statistic=lambda B: np.nan)
+    with pytest.raises(ValueError, match="one number per release"):
+        audit(EdgeFlip(1.0), G0, G1, n_trials=10, statistic=lambda B: B[0])
+    with pytest.raises(ValueError, match="not numeric"):
+        audit(EdgeFlip(1.0), G0, G1, n_trials=10, statistic=lambda B: "edges")
+    with pytest.raises(ValueError, match="statistic"):
+        audit(EdgeFlip(1.0), G0, G1, n_trials=10, statistic="sum")
 
 
 def test_queens_power_beats_edge_dp_bound_as_n_grows():
