@@ -19,6 +19,7 @@ from ._params import (
 from ._random import (
     SECURE,
     OSRandom,
+    block_streams,
     check_random_state,
     item_streams,
     stage_tag,
@@ -49,6 +50,7 @@ __all__ = [
     "available_memory",
     "SECURE",
     "OSRandom",
+    "block_streams",
     "item_streams",
     "stage_tag",
     "check_random_state",

@@ -24,6 +24,7 @@ __all__ = [
     "stage_tag",
     "check_random_state",
     "validate_random_state",
+    "block_streams",
 ]
 
 #: Value of ``random_state`` asking for the operating system's CSPRNG.
@@ -171,3 +172,26 @@ def check_random_state(random_state, tag=0, *, allow_secure=False):
     if isinstance(random_state, (np.random.Generator, OSRandom)):
         return random_state
     return item_streams(random_state, [0], tag, allow_secure=allow_secure)[0]
+
+
+def block_streams(rng, n_blocks):
+    """Independent streams for the row blocks of one graph, from that graph's stream ``rng``.
+
+    A graph worked on block by block (packed releases, Dask workers) draws each block's coins
+    from its own stream, spawned from entropy drawn once from ``rng``: block ``b`` gets the
+    same coins whichever process, thread or worker computes it, and in whatever order.
+    ``OSRandom`` gives OS randomness to every block.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator or OSRandom
+    n_blocks : int
+
+    Returns
+    -------
+    list of numpy.random.Generator or OSRandom
+    """
+    if isinstance(rng, OSRandom):
+        return [OSRandom() for _ in range(n_blocks)]
+    entropy = [int(w) for w in rng.integers(0, 2**63, size=4, dtype=np.int64)]
+    return [np.random.default_rng(s) for s in np.random.SeedSequence(entropy).spawn(n_blocks)]
