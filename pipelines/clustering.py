@@ -15,7 +15,16 @@ import tdadp
 from tdadp import make_private_clustering
 from tdadp.cluster import clustering_scores
 
-from ._common import band, check_choices, check_epsilons, check_min, plot_band, pyplot, save
+from ._common import (
+    band,
+    check_choices,
+    check_epsilons,
+    check_min,
+    dense_task_memory,
+    plot_band,
+    pyplot,
+    save,
+)
 
 NAME = "clustering"
 SUMMARY = "Fig. 2: ARI of ToMATo vs k-means vs spectral clustering on private graphs"
@@ -44,6 +53,11 @@ def validate(config):
         raise tdadp.experiments.ConfigError(f"{NAME}: circles_nodes must be two sizes")
     check_choices(NAME, "models", config["models"], _MODELS)
     check_choices(NAME, "methods", config["methods"], _METHODS)
+
+
+def peak_memory(config):
+    """Peak bytes of the largest task (checked before a run starts)."""
+    return dense_task_memory(max(sum(config["circles_nodes"]), config["sbm_nodes"]))
 
 
 def points(config):

@@ -20,7 +20,16 @@ from tdadp.topology import (
     shift_invariant_bottleneck,
 )
 
-from ._common import band, check_epsilons, check_min, plot_band, pyplot, save
+from ._common import (
+    band,
+    check_components,
+    check_epsilons,
+    check_min,
+    dense_task_memory,
+    plot_band,
+    pyplot,
+    save,
+)
 
 NAME = "convergence"
 SUMMARY = "Prop. 2: W_inf raw, W_SI log and W_inf adjusted against n, per eps"
@@ -38,6 +47,12 @@ def validate(config):
     check_epsilons(NAME, config["epsilons"], allow_inf=False, positive=True)
     check_min(NAME, "sizes", config["sizes"], 50)
     check_min(NAME, "n_components", config["n_components"], 2)
+    check_components(NAME, config["n_components"], config["sizes"])
+
+
+def peak_memory(config):
+    """Peak bytes of the largest task (checked before a run starts)."""
+    return dense_task_memory(max(config["sizes"]))
 
 
 def points(config):

@@ -20,7 +20,17 @@ from tdadp.topology import (
     shift_invariant_bottleneck,
 )
 
-from ._common import band, check_choices, check_epsilons, check_min, plot_band, pyplot, save
+from ._common import (
+    band,
+    check_choices,
+    check_components,
+    check_epsilons,
+    check_min,
+    dense_task_memory,
+    plot_band,
+    pyplot,
+    save,
+)
 
 NAME = "mechanisms"
 SUMMARY = "Fig. 1 right: H1 bottleneck between ASE(A) and ASE(M(A)), edgeFlip vs LaplaceFlip"
@@ -42,6 +52,12 @@ def validate(config):
     check_min(NAME, "n_nodes", config["n_nodes"], 20)
     check_min(NAME, "n_components", config["n_components"], 2)
     check_choices(NAME, "mechanisms", config["mechanisms"], tuple(_MECHANISMS))
+    check_components(NAME, config["n_components"], config["n_nodes"])
+
+
+def peak_memory(config):
+    """Peak bytes of the largest task (checked before a run starts)."""
+    return dense_task_memory(config["n_nodes"])
 
 
 def points(config):

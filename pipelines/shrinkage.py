@@ -14,7 +14,16 @@ import numpy as np
 
 import tdadp
 
-from ._common import band, check_choices, check_epsilons, check_min, plot_band, pyplot, save
+from ._common import (
+    band,
+    check_choices,
+    check_epsilons,
+    check_min,
+    dense_task_memory,
+    plot_band,
+    pyplot,
+    save,
+)
 
 NAME = "shrinkage"
 SUMMARY = "Fig. 1 left: diameter of the private embedding vs sqrt(1 - 2 pi) x diameter"
@@ -35,6 +44,11 @@ def validate(config):
     check_epsilons(NAME, config["epsilons"])
     check_min(NAME, "n_nodes", config["n_nodes"], 30)
     check_choices(NAME, "models", config["models"], _MODELS)
+
+
+def peak_memory(config):
+    """Peak bytes of the largest task (checked before a run starts)."""
+    return dense_task_memory(config["n_nodes"])
 
 
 def points(config):

@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from .experiments import (
     ConfigError,
+    check_output_dir,
+    check_run_memory,
     experiment_config,
     get_experiment,
     list_experiments,
@@ -71,9 +74,15 @@ def main(argv=None):
             for name, module in list_experiments().items():
                 print(f"{name:<12} {module.SUMMARY}")
             return 0
-        # Validate everything before any work starts.
-        experiment_config(get_experiment(args.experiment), args.config, quick=args.quick,
-                          replicates=args.replicates)
+        # Validate everything before any work starts: the configuration, the memory its
+        # largest tasks need on this machine, and the output folder.
+        module = get_experiment(args.experiment)
+        config = experiment_config(module, args.config, quick=args.quick,
+                                   replicates=args.replicates)
+        local = 0 if args.scheduler else (args.local_cluster or args.n_jobs or 1)
+        check_run_memory(module, config, workers=local)
+        check_output_dir(args.out if args.out is not None
+                         else Path("results") / args.experiment)
         out, rows, figures = run_experiment(
             args.experiment, config_file=args.config, out=args.out,
             replicates=args.replicates, quick=args.quick, n_jobs=args.n_jobs,

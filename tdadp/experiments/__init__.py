@@ -3,12 +3,21 @@
 from ._backends import execution
 from ._config import ConfigError, load_config_file, resolve_config
 from ._results import read_table, versions, write_provenance, write_table
-from ._run import experiment_config, get_experiment, list_experiments, run_experiment
+from ._run import (
+    check_output_dir,
+    check_run_memory,
+    experiment_config,
+    get_experiment,
+    list_experiments,
+    run_experiment,
+)
 from ._sweep import Task, make_tasks, run_sweep, task_seed
 
 __all__ = [
     "ConfigError",
     "Task",
+    "check_output_dir",
+    "check_run_memory",
     "execution",
     "experiment_config",
     "get_experiment",

@@ -22,7 +22,16 @@ def load_config_file(path):
     path = Path(path)
     if not path.is_file():
         raise ConfigError(f"config file {str(path)!r} does not exist")
-    text = path.read_text()
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"config file {str(path)!r} cannot be read: {exc.strerror}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"config file {path.name!r} is not UTF-8 text (byte "
+                          f"0x{raw[exc.start]:02x} at offset {exc.start}); save it as "
+                          "UTF-8") from None
     try:
         if path.suffix == ".toml":
             try:

@@ -3,22 +3,28 @@
 An experiment module defines ``NAME``, ``SUMMARY``, ``CONFIG`` (defaults, including ``seed``
 and ``replicates``), ``QUICK`` (overrides for a quick run), ``validate(config)``,
 ``points(config) -> list of parameter dicts``, ``run_task(params, config, seed) -> metrics``
-and ``make_figures(rows, config, out_dir, formats) -> list of paths``.
+and ``make_figures(rows, config, out_dir, formats) -> list of paths``; optionally
+``peak_memory(config) -> bytes``, the peak memory of its largest task, which a run checks
+against the memory the process can use before any work starts.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
+import tempfile
 import time
 from pathlib import Path
 
+from ..utils._validation import check_memory
 from ._backends import execution
 from ._config import ConfigError, load_config_file, resolve_config
 from ._results import write_provenance, write_table
 from ._sweep import make_tasks, run_sweep
 
-__all__ = ["list_experiments", "get_experiment", "run_experiment", "experiment_config"]
+__all__ = ["list_experiments", "get_experiment", "run_experiment", "experiment_config",
+           "check_output_dir", "check_run_memory"]
 
 EXPERIMENT_PACKAGE = "tdadp.pipelines"
 _REQUIRED = ("NAME", "SUMMARY", "CONFIG", "points", "run_task", "make_figures")
@@ -68,6 +74,45 @@ def experiment_config(module, config_file=None, *, quick=False, replicates=None)
     return config
 
 
+def check_output_dir(out):
+    """Make sure the results can be written to ``out`` before any work starts.
+
+    Raises
+    ------
+    ConfigError
+        ``out`` is an existing file, cannot be created, or is not writable.
+    """
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise ConfigError(f"--out {str(out)!r} is an existing file, not a folder")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(prefix=".tdadp-write-test-", dir=out)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise ConfigError(f"--out {str(out)!r} is not a writable folder ({reason})") from None
+    return out
+
+
+def check_run_memory(module, config, workers=1):
+    """Refuse a run whose largest tasks would not fit in the memory this process can use.
+
+    ``workers`` tasks run at once on this machine (local processes); tasks on a Dask cluster
+    elsewhere are the cluster's business (pass ``workers=0``).
+    """
+    estimate = getattr(module, "peak_memory", None)
+    if estimate is None or workers < 1:
+        return
+    need = float(estimate(config)) * workers
+    try:
+        check_memory(need, f"{module.NAME}: {workers} task(s) at the configured sizes",
+                     " Use smaller sizes or fewer parallel jobs.", fraction=0.8)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+
+
 def run_experiment(name, *, config_file=None, out=None, replicates=None, quick=False,
                    n_jobs=None, local_cluster=None, scheduler=None, formats=("png",),
                    progress=True, argv=None):
@@ -78,7 +123,10 @@ def run_experiment(name, *, config_file=None, out=None, replicates=None, quick=F
     """
     module = get_experiment(name)
     config = experiment_config(module, config_file, quick=quick, replicates=replicates)
-    out = Path(out) if out is not None else Path("results") / name
+    # Tasks that run on this machine at once (a remote scheduler's workers are elsewhere).
+    local = 0 if scheduler else (local_cluster or n_jobs or 1)
+    check_run_memory(module, config, workers=local)
+    out = check_output_dir(out if out is not None else Path("results") / name)
     points = module.points(config)
     tasks = make_tasks(points, config["replicates"])
     start = time.perf_counter()
