@@ -23,7 +23,7 @@ import sys
 
 import numpy as np
 
-from ._dyads import row_blocks
+from ._dyads import row_blocks, symmetric_csr
 
 __all__ = ["PackedAdjacency", "packed_layout"]
 
@@ -136,22 +136,31 @@ class PackedAdjacency:
         full = self.block_words(i0, i1)
         return np.unpackbits(full.view(np.uint8), axis=1, count=self.n, bitorder="little")
 
-    def set_upper_block(self, i0, block):
-        """Store rows ``i0..i0 + len(block)`` from a (b, n) 0/1 array; entries ``j <= i`` are
-        ignored."""
+    def pack_rows(self, i0, block):
+        """Full-width words (b, W) of the strict upper part of rows ``i0..`` of a (b, n) 0/1
+        array (entries ``j <= i`` ignored)."""
         block = np.asarray(block)
         b = block.shape[0]
-        i1 = i0 + b
         if block.shape != (b, self.n):
             raise ValueError(f"a block of rows needs shape (b, {self.n}), got {block.shape}.")
         W = self.n_words_per_row
         bits = np.zeros((b, 64 * W), dtype=np.uint8)
         bits[:, :self.n] = block != 0
-        rows = np.arange(i0, i1)
         # Keep the strict upper triangle only: the diagonal and below are not stored.
-        bits[np.arange(64 * W)[None, :] <= rows[:, None]] = 0
-        full = np.packbits(bits, axis=1, bitorder="little").view(np.uint64)
+        for r in range(b):
+            bits[r, :i0 + r + 1] = 0
+        return np.packbits(bits, axis=1, bitorder="little").view(np.uint64)
+
+    def store_block_words(self, i0, full):
+        """Store rows ``i0..i0 + len(full)`` from full-width words (b, W) (see
+        :meth:`block_words`); bits of columns ``<= i`` must be zero."""
+        i1 = i0 + full.shape[0]
         self.words[self.offsets[i0]:self.offsets[i1]] = full[self._mask(i0, i1)]
+
+    def set_upper_block(self, i0, block):
+        """Store rows ``i0..i0 + len(block)`` from a (b, n) 0/1 array; entries ``j <= i`` are
+        ignored."""
+        self.store_block_words(i0, self.pack_rows(i0, block))
 
     # ------------------------------------------------------------------ conversions
     @classmethod
@@ -172,6 +181,17 @@ class PackedAdjacency:
             out[i0:i1] |= block
             out[:, i0:i1] |= block.T
         return out
+
+    def tocsr(self):
+        """The symmetric uint8 CSR adjacency, built block by block (no n x n array)."""
+        rows, cols = [], []
+        for i0, i1 in self.block_ranges():
+            r, c = np.nonzero(self.upper_block(i0, i1))
+            rows.append(r + i0)
+            cols.append(c)
+        empty = np.empty(0, dtype=np.int64)
+        return symmetric_csr(np.concatenate(rows) if rows else empty,
+                             np.concatenate(cols) if cols else empty, self.n)
 
     def count_edges(self):
         """Number of edges (set bits)."""

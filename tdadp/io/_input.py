@@ -31,6 +31,7 @@ from __future__ import annotations
 import scipy.sparse as sp
 
 from ..graphs._info import graph_guarantee, graph_nodes, tag_graph
+from ..graphs._packed import PackedAdjacency
 from ..utils._batch import split_batch
 from ..utils._params import Options, check_param
 from ..utils._validation import check_adjacency, check_symmetric_matrix
@@ -70,7 +71,8 @@ def graph_batch(X, validate=True, *, kind="simple"):
     Parameters
     ----------
     X : graph or sequence of graphs
-        Dense arrays, scipy sparse matrices/arrays of any format, networkx graphs.
+        Dense arrays, scipy sparse matrices/arrays of any format, networkx graphs,
+        :class:`~tdadp.graphs.PackedAdjacency` (passed through as it is).
     validate : bool, default=True
         False: the items as given (networkx graphs as their exact adjacency, see
         :func:`coerce_graphs`), for a caller that needs the raw containers.
@@ -90,7 +92,8 @@ def graph_batch(X, validate=True, *, kind="simple"):
         Whether ``X`` was one graph.
     """
     check_param(kind, [Options(*GRAPH_KINDS)], "kind")
-    items, single = split_batch(coerce_graphs(X), what="adjacency matrix")
+    items, single = split_batch(coerce_graphs(X), what="adjacency matrix",
+                                single_types=(PackedAdjacency,))
     if validate:
         items = [_keep_info(item, _check(item, kind, "A" if single else f"graph {k}"))
                  for k, item in enumerate(items)]
@@ -98,6 +101,11 @@ def graph_batch(X, validate=True, *, kind="simple"):
 
 
 def _check(A, kind, name):
+    if isinstance(A, PackedAdjacency):
+        # Simple by construction (strict upper triangle of bits): only its size can be wrong.
+        if A.n < 2:
+            raise ValueError(f"{name} has {A.n} node(s); a graph needs at least 2.")
+        return A
     if kind == "weighted":
         return check_symmetric_matrix(A, name, keep_dtype=True, tol=WEIGHTED_SYMMETRY_RTOL)
     return check_adjacency(A, name, nodes=graph_nodes(A))

@@ -16,10 +16,12 @@ from ._counts import (
     laplace_edge_count,
 )
 from ._flip import (
+    OUTPUT_KINDS,
     RATE_GRID,
     EdgeFlip,
     LaplaceFlip,
     edge_flip,
+    flip_block,
     flip_probability,
     implemented_rate,
     laplace_flip,
@@ -66,6 +68,8 @@ __all__ = [
     "calibrate_noise",
     "add_noise",
     "RATE_GRID",
+    "OUTPUT_KINDS",
+    "flip_block",
     "implemented_rate",
     "rate_epsilon",
     "flip_probability",

@@ -35,12 +35,22 @@ from ..graphs._dyads import (
     write_upper_block,
 )
 from ..graphs._info import graph_nodes, tag_graph
+from ..graphs._packed import PackedAdjacency
 from ..io._input import graph_batch
-from ..utils._validation import check_epsilon, check_epsilon_array, check_memory
+from ..utils._params import Options
+from ..utils._random import block_streams
+from ..utils._validation import (
+    available_memory,
+    check_epsilon,
+    check_epsilon_array,
+    check_memory,
+)
 from ._base import GraphRelease
 from ._guarantee import PrivacyGuarantee
 
 __all__ = [
+    "OUTPUT_KINDS",
+    "flip_block",
     "RATE_GRID",
     "implemented_rate",
     "rate_epsilon",
@@ -161,21 +171,131 @@ def _flip_sparse(A, rate, rng):
     return symmetric_csr(*dyad_pairs(released, n), n)
 
 
-def _randomized_response(A, rate, rng):
-    if rate == 0:
-        return A.copy()
+#: What a release can be: the input's kind (or packed when that would not fit), or one kind.
+OUTPUT_KINDS = ("auto", "dense", "sparse", "packed")
+
+# Share of the memory left that an "auto" release may take before it falls back to packed.
+_AUTO_SHARE = 0.5
+
+
+def flip_block(rng, rate, n, i0, i1):
+    """The coins of rows ``i0..i1`` of a graph on ``n`` nodes, as packed full-width words.
+
+    Entry ``(i, j)``, ``j > i``, is 1 with probability exactly ``rate`` (a uniform double on
+    the grid ``k 2^-53`` below ``rate``; see :func:`implemented_rate`). Only the words a
+    packed row stores are drawn, so a block costs about ``(i1 - i0)(n - i0)`` draws; the
+    draws depend on ``rng``, ``n``, ``i0`` and ``i1`` alone, so a worker computing this block
+    anywhere gets the same coins.
+
+    Returns
+    -------
+    ndarray of uint64, shape (i1 - i0, ceil(n / 64))
+    """
+    W = -(-n // 64)
+    w0 = (i0 + 1) // 64
+    c0 = 64 * w0
+    b = i1 - i0
+    bits = np.less(rng.random((b, 64 * W - c0)), rate).view(np.uint8)
+    bits[:, n - c0:] = 0                       # padding beyond the last column
+    for r in range(b):
+        bits[r, :max(0, i0 + r + 1 - c0)] = 0  # the diagonal and below are not stored
+    full = np.zeros((b, W), dtype=np.uint64)
+    full[:, w0:] = np.packbits(bits, axis=1, bitorder="little").view(np.uint64)
+    return full
+
+
+def _input_words(A, out, i0, i1):
+    if isinstance(A, PackedAdjacency):
+        return A.block_words(i0, i1)
+    rows = A[i0:i1].toarray() if sp.issparse(A) else A[i0:i1]
+    return out.pack_rows(i0, rows)
+
+
+def _flip_packed(A, rate, rng):
+    n = A.shape[0]
+    check_memory(n * (n - 1) / 16 + 8 * n, f"a packed release of a graph on {n} nodes",
+                 " Release on a machine with more memory, or partition the work (Dask).")
+    out = PackedAdjacency(n)
+    blocks = out.block_ranges()
+    for (i0, i1), g in zip(blocks, block_streams(rng, len(blocks))):
+        words = _input_words(A, out, i0, i1)
+        if rate:
+            words ^= flip_block(g, rate, n, i0, i1)
+        out.store_block_words(i0, words)
+    return out
+
+
+def _kind(A):
+    if isinstance(A, PackedAdjacency):
+        return "packed"
+    return "sparse" if sp.issparse(A) else "dense"
+
+
+def _output_bytes(A, kind, rate):
+    n = A.shape[0]
+    if kind == "dense":
+        return float(n) * n
+    if kind == "packed":
+        return n * (n - 1) / 16
+    edges = A.count_edges() if isinstance(A, PackedAdjacency) else (
+        A.nnz // 2 if sp.issparse(A) else int(A.sum()) // 2)
+    expected = edges * (1 - rate) + (n_dyads(n) - edges) * rate
+    # CSR of both triangles (int32 indices, uint8 data) and the XOR's working copies.
+    return 48.0 * expected
+
+
+def output_kind(A, output, rate):
+    """The kind of the release of ``A``: ``output``, or for "auto" the input's kind when its
+    release takes at most half of the memory left, else "packed"."""
+    if output != "auto":
+        return output
+    kind = _kind(A)
+    if kind != "packed" and _output_bytes(A, kind, rate) > _AUTO_SHARE * available_memory():
+        return "packed"
+    return kind
+
+
+def _randomized_response(A, rate, rng, output="auto"):
+    kind = output_kind(A, output, rate)
+    if kind == "packed":
+        return _flip_packed(A, rate, rng)
+    if isinstance(A, PackedAdjacency):
+        released = _flip_packed(A, rate, rng)
+        if kind == "dense":
+            check_memory(float(A.n) ** 2, f"a dense copy of a graph on {A.n} nodes")
+            return released.toarray()
+        check_memory(_output_bytes(released, "sparse", 0.0),
+                     f"a sparse copy of a graph on {A.n} nodes")
+        return released.tocsr()
+    if kind == "sparse":
+        S = A if sp.issparse(A) else sp.csr_matrix(A)
+        if rate == 0:
+            return S.copy()
+        return _flip_sparse(S, rate, rng)
     if sp.issparse(A):
-        return _flip_sparse(A, rate, rng)
-    return _flip_dense(A, rate, rng)
+        check_memory(float(A.shape[0]) ** 2, f"a dense release of a graph on {A.shape[0]} "
+                     "nodes", ' Use output="packed" (one bit per dyad).')
+        A = A.toarray()
+    return A.copy() if rate == 0 else _flip_dense(A, rate, rng)
 
 
 class _RandomizedResponse(GraphRelease):
     """Randomized response on every dyad at the rate ``_rate(epsilon)``.
 
-    The release is a graph of the input's kind (dense uint8 array, or CSR of the input's
-    sparse matrix/array API; networkx graphs give sparse matrices) tagged with the node names
-    of its input and the mechanism's guarantee (see :mod:`tdadp.graphs._info`).
+    The release is a graph of the input's kind (dense uint8 array, CSR of the input's sparse
+    matrix/array API, networkx graphs giving sparse matrices, or a packed graph) or of the kind
+    ``output`` asks for, tagged with the node names of its input and the mechanism's guarantee
+    (see :mod:`tdadp.graphs._info`).
     """
+
+    _parameter_constraints = {
+        **GraphRelease._parameter_constraints,
+        "output": [Options(*OUTPUT_KINDS)],
+    }
+
+    def __init__(self, epsilon=1.0, random_state=None, n_jobs=None, output="auto"):
+        super().__init__(epsilon=epsilon, random_state=random_state, n_jobs=n_jobs)
+        self.output = output
 
     def _rate(self, epsilon):
         raise NotImplementedError
@@ -196,13 +316,14 @@ class _RandomizedResponse(GraphRelease):
     def _release(self, item, rng):
         A, sparse_array = item
         out = self._release_graph(A, rng)
-        if sparse_array:
+        if sparse_array and sp.issparse(out):
             out = sp.csr_array(out)
         return tag_graph(out, nodes=graph_nodes(A), guarantee=self.guarantee_)
 
     def _release_graph(self, A, rng):
-        """The released adjacency of one validated graph (uint8 ndarray or CSR matrix)."""
-        return _randomized_response(A, self.flip_probability_, rng)
+        """The released adjacency of one validated graph (uint8 ndarray, CSR matrix or
+        PackedAdjacency), of the kind ``output`` asks for."""
+        return _randomized_response(A, self.flip_probability_, rng, self.output)
 
     def transform(self, X):
         """Release each graph.
@@ -215,8 +336,11 @@ class _RandomizedResponse(GraphRelease):
 
         Returns
         -------
-        A_eps : ndarray of uint8 or scipy sparse CSR, or a list of them
-            Same kind as the input: dense gives a uint8 array (a
+        A_eps : ndarray of uint8, scipy sparse CSR or PackedAdjacency, or a list of them
+            With ``output="auto"``, the input's kind when its release takes at most half of
+            the memory this process can still use (rlimits, cgroups, available memory),
+            else a :class:`~tdadp.graphs.PackedAdjacency` (one bit per dyad: at eps = 1 a
+            sparse input's release is 27% dense). The input's kind: dense gives a uint8 array (a
             :class:`~tdadp.graphs.GraphArray`), a sparse matrix a ``csr_matrix``, a sparse
             array a ``csr_array``, a networkx graph a ``csr_matrix``. Each carries the node
             names of its input and ``guarantee_`` (read them with ``graph_nodes`` and
@@ -246,6 +370,14 @@ class EdgeFlip(_RandomizedResponse):
         a real release; "secure" draws every coin from the operating system's CSPRNG.
     n_jobs : int, optional
         Graphs of a batch released in parallel (threads); results do not depend on it.
+    output : {"auto", "dense", "sparse", "packed"}, default="auto"
+        The kind of the release. "auto": the input's kind when that release takes at most
+        half of the memory the process can still use, else "packed" (one bit per dyad,
+        :class:`~tdadp.graphs.PackedAdjacency`). Any kind that would not fit is refused up
+        front with a ValueError saying how much it needs. A packed release draws the coins
+        of each row block from its own stream (:func:`~tdadp.utils.block_streams`), so it is
+        the same whichever worker computes a block; it has the law of the dense release,
+        not its coins.
 
     Attributes
     ----------
@@ -310,6 +442,8 @@ class LaplaceFlip(_RandomizedResponse):
         would never remove an edge from eps = 72.2 on and release an exact copy at eps = 80;
         their rounding can also leak (Mironov 2012).
     n_jobs : int, optional
+    output : {"auto", "dense", "sparse", "packed"}, default="auto"
+        As for :class:`EdgeFlip`.
 
     Attributes
     ----------
@@ -341,11 +475,11 @@ class LaplaceFlip(_RandomizedResponse):
         return laplace_flip_probability(epsilon)
 
 
-def _function_twin(cls, A, epsilon, random_state):
-    return cls(epsilon=epsilon, random_state=random_state).fit_transform(A)
+def _function_twin(cls, A, epsilon, random_state, output):
+    return cls(epsilon=epsilon, random_state=random_state, output=output).fit_transform(A)
 
 
-def edge_flip(A, epsilon, random_state=None):
+def edge_flip(A, epsilon, random_state=None, output="auto"):
     """Release a graph (or a sequence of graphs) with edgeFlip at budget ``epsilon``.
 
     Parameters
@@ -354,6 +488,8 @@ def edge_flip(A, epsilon, random_state=None):
     epsilon : float in [0, inf]
     random_state : None, int, numpy.random.Generator, SeedSequence or "secure"
         "secure" for a real release (see :class:`EdgeFlip`).
+    output : {"auto", "dense", "sparse", "packed"}, default="auto"
+        The kind of the release (see :class:`EdgeFlip`).
 
     Returns
     -------
@@ -369,9 +505,9 @@ def edge_flip(A, epsilon, random_state=None):
     >>> bool(0.45 < B.sum() / (100 * 99) < 0.55)
     True
     """
-    return _function_twin(EdgeFlip, A, epsilon, random_state)
+    return _function_twin(EdgeFlip, A, epsilon, random_state, output)
 
 
-def laplace_flip(A, epsilon, random_state=None):
+def laplace_flip(A, epsilon, random_state=None, output="auto"):
     """Release a graph with thresholded Laplace noise (see :class:`LaplaceFlip`)."""
-    return _function_twin(LaplaceFlip, A, epsilon, random_state)
+    return _function_twin(LaplaceFlip, A, epsilon, random_state, output)

@@ -1,0 +1,105 @@
+"""Releases into packed form (one bit per dyad): law, blocks, the "auto" rule, guards."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy import stats
+
+import tdadp.release._flip as flip_module
+from tdadp import EdgeFlip, LaplaceFlip, circle, edge_flip, sample_grdpg
+from tdadp.graphs import PackedAdjacency, graph_guarantee, graph_nodes
+from tdadp.release import flip_block
+from tdadp.utils import block_streams, item_streams, stage_tag
+
+P_MIN = 1e-6
+
+
+@pytest.fixture(scope="module")
+def graph():
+    return sample_grdpg(circle(300, random_state=0), random_state=1)
+
+
+def _dense(B):
+    return B.toarray() if hasattr(B, "toarray") else np.asarray(B)
+
+
+@pytest.mark.parametrize("kind", ["dense", "sparse", "packed"])
+def test_packed_release_of_every_input_kind_has_the_stated_law(graph, kind):
+    A = {"dense": graph, "sparse": sp.csr_matrix(graph),
+         "packed": PackedAdjacency.from_dense(graph)}[kind]
+    mech = EdgeFlip(1.0, random_state=2, output="packed").fit()
+    B = mech.transform(A)
+    assert isinstance(B, PackedAdjacency) and graph_guarantee(B) == mech.guarantee_
+    D = B.toarray()
+    assert np.array_equal(D, D.T) and not D.diagonal().any()
+    upper = np.triu(np.ones_like(graph, dtype=bool), 1)
+    r = mech.flip_probability_
+    for present in (0, 1):
+        at = upper & (graph == present)
+        flipped = int((D[at] != present).sum())
+        assert stats.binomtest(flipped, int(at.sum()), r).pvalue > P_MIN
+
+
+def test_packed_release_is_the_same_block_by_block_in_any_order():
+    n = 6000  # blocks of 1398 rows: five blocks
+    mech = EdgeFlip(1.0, random_state=5, output="packed").fit()
+    whole = mech.transform(PackedAdjacency(n))
+    # The graph's stream (item 0 of the mechanism's batch), split into one stream per block,
+    # each block computed on its own and in reverse order, as workers would.
+    (stream,) = item_streams(5, [0], stage_tag("EdgeFlip"))
+    out = PackedAdjacency(n)
+    blocks = out.block_ranges()
+    pairs = list(zip(blocks, block_streams(stream, len(blocks))))
+    assert len(pairs) == 5
+    for (i0, i1), g in reversed(pairs):
+        out.store_block_words(i0, flip_block(g, mech.flip_probability_, n, i0, i1))
+    assert out == whole
+
+
+def test_flip_block_realizes_the_rate_exactly_at_the_extremes():
+    class Zero:
+        def random(self, size):
+            return np.zeros(size)
+
+    class Smallest:
+        def random(self, size):
+            return np.full(size, 2.0 ** -53)
+
+    n = 130
+    words = flip_block(Zero(), 2.0 ** -53, n, 0, 3)
+    bits = np.unpackbits(words.view(np.uint8), axis=1, bitorder="little")[:, :n]
+    assert bits[0, 1:].all() and not bits[0, 0] and bits[2, 3:].all() and not bits[2, :3].any()
+    assert not np.unpackbits(flip_block(Smallest(), 2.0 ** -53, n, 0, 3).view(np.uint8)).any()
+
+
+def test_auto_keeps_the_kind_that_fits_and_falls_back_to_packed(graph, monkeypatch):
+    S = sp.csr_matrix(graph)
+    assert sp.issparse(edge_flip(S, 1.0, random_state=0))
+    assert isinstance(edge_flip(graph, 1.0, random_state=0), np.ndarray)
+    # With 1 MB left, the sparse release (about 12,000 edges at 48 bytes) does not fit in
+    # half of it, and neither does the dense one: both fall back to packed (11 KB).
+    monkeypatch.setattr(flip_module, "available_memory", lambda: 1_000_000)
+    assert isinstance(edge_flip(S, 1.0, random_state=0), PackedAdjacency)
+    monkeypatch.setattr(flip_module, "available_memory", lambda: 100_000)
+    assert isinstance(edge_flip(graph, 1.0, random_state=0), PackedAdjacency)
+
+
+def test_a_kind_that_cannot_fit_is_refused_up_front(graph, monkeypatch):
+    import tdadp.utils._validation as validation
+
+    monkeypatch.setattr(validation, "memory_limits",
+                        lambda **kw: {"a test budget": 10_000})
+    with pytest.raises(ValueError, match="would need about .* test budget"):
+        edge_flip(sp.csr_matrix(graph), 1.0, random_state=0, output="sparse")
+    with pytest.raises(ValueError, match="packed release .* would need"):
+        edge_flip(sp.csr_matrix(graph), 1.0, random_state=0, output="packed")
+
+
+def test_nodes_and_guarantee_travel_and_secure_mode_works(graph):
+    names = [f"v{i}" for i in range(graph.shape[0])]
+    P = PackedAdjacency.from_dense(graph, nodes=names)
+    B = LaplaceFlip(2.0, random_state="secure", output="packed").fit_transform(P)
+    assert graph_nodes(B) == names and graph_guarantee(B).mechanism == "LaplaceFlip"
+    assert edge_flip(P, np.inf, output="packed") == P
+    with pytest.raises(ValueError, match="output"):
+        EdgeFlip(1.0, output="bits").fit()
