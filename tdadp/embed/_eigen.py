@@ -22,6 +22,9 @@ import scipy.linalg as la
 import scipy.sparse as sp
 from scipy.sparse.linalg import LinearOperator, eigsh
 
+from ..graphs._packed import PackedAdjacency
+from ._packed_ops import packed_degrees, packed_matmat
+
 __all__ = ["ShiftedAdjacency", "resolve_solver", "top_eigenpairs", "SOLVERS"]
 
 SOLVERS = ("auto", "dense", "arpack", "krylov")
@@ -31,8 +34,9 @@ _DENSE_MAX_N = 1000
 class ShiftedAdjacency:
     """The symmetric operator ``M = scale * (A - shift * (11^T - I)) + diag(diagonal)``.
 
-    ``A`` is dense (any numeric dtype; 0/1 matrices are multiplied in float32, exactly) or
-    scipy sparse. ``11^T`` is never materialized.
+    ``A`` is dense (any numeric dtype; 0/1 matrices are multiplied in float32, exactly),
+    scipy sparse, or a :class:`~tdadp.graphs.PackedAdjacency` (products by a compiled kernel
+    over its bits, see :mod:`tdadp.embed._packed_ops`). ``11^T`` is never materialized.
     """
 
     def __init__(self, A, shift=0.0, scale=1.0, diagonal=None):
@@ -40,7 +44,10 @@ class ShiftedAdjacency:
         self.shift = float(shift)
         self.scale = float(scale)
         self.diagonal = diagonal
-        if sp.issparse(A):
+        if isinstance(A, PackedAdjacency):
+            self.A = A
+            self.dtype = np.float64
+        elif sp.issparse(A):
             self.A = A.astype(np.float64)
             self.dtype = np.float64
         elif A.dtype in (np.uint8, np.int8, np.bool_, np.float32, np.int16, np.uint16):
@@ -52,7 +59,10 @@ class ShiftedAdjacency:
 
     def matmat(self, Q):
         Q = np.asarray(Q)
-        Z = np.asarray(self.A @ Q.astype(self.dtype, copy=False), dtype=np.float64)
+        if isinstance(self.A, PackedAdjacency):
+            Z = packed_matmat(self.A, Q)
+        else:
+            Z = np.asarray(self.A @ Q.astype(self.dtype, copy=False), dtype=np.float64)
         if self.shift:
             Qd = Q.astype(np.float64, copy=False)
             Z -= self.shift * Qd.sum(axis=0, keepdims=True)
@@ -64,11 +74,17 @@ class ShiftedAdjacency:
 
     def row_sums(self):
         """Row sums of ``scale * (A - shift (11^T - I))`` (for diagonal augmentation)."""
-        s = np.asarray(self.A.sum(axis=1), dtype=np.float64).ravel()
+        if isinstance(self.A, PackedAdjacency):
+            s = packed_degrees(self.A)
+        else:
+            s = np.asarray(self.A.sum(axis=1), dtype=np.float64).ravel()
         return self.scale * (s - self.shift * (self.n - 1))
 
     def to_dense(self):
-        M = self.A.toarray() if sp.issparse(self.A) else np.array(self.A, dtype=np.float64)
+        if sp.issparse(self.A) or isinstance(self.A, PackedAdjacency):
+            M = self.A.toarray()
+        else:
+            M = np.array(self.A, dtype=np.float64)
         M = np.asarray(M, dtype=np.float64)
         if self.shift:
             M -= self.shift
@@ -154,8 +170,9 @@ def _block_krylov_solver(op, k, rng, tol=1e-6, max_dim=None, max_products=500):
 
 def resolve_solver(op, k, solver="auto"):
     """The solver ``solver`` stands for on this operator: ``auto`` picks dense LAPACK for
-    n <= 1000, ARPACK for sparse input and block Krylov otherwise; the iterative solvers
-    give way to LAPACK when nearly every eigenpair is wanted."""
+    n <= 1000, ARPACK for sparse input and block Krylov otherwise (dense and packed
+    graphs); the iterative solvers give way to LAPACK when nearly every eigenpair is
+    wanted."""
     if solver not in SOLVERS:
         raise ValueError(f"solver={solver!r} is not one of {SOLVERS}.")
     n = op.n
