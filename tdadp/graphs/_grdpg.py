@@ -10,8 +10,8 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from ..latent._positions import as_latent_matrix, get_signature
 from ..utils._batch import join_batch, map_items, split_batch
 from ..utils._output import ContainerOutputMixin
-from ..utils._params import Interval, ParamsMixin, check_param
-from ..utils._random import check_random_state, item_streams, stage_tag
+from ..utils._params import Interval, Options, ParamsMixin, check_param
+from ..utils._random import block_streams, check_random_state, item_streams, stage_tag
 from ..utils._validation import check_memory
 from ._dyads import (
     bernoulli_positions,
@@ -22,6 +22,7 @@ from ._dyads import (
     symmetric_csr,
     write_upper_block,
 )
+from ._packed import PackedAdjacency
 
 __all__ = ["sample_grdpg", "GRDPG", "probability_matrix"]
 
@@ -155,11 +156,66 @@ def _sparse(X, J, sparsity, rng, signature):
     return symmetric_csr(i, j, n)
 
 
-def _sample_one(X, signature, sparsity, rng, sparse):
+def sample_packed_block(X, J, sparsity, rng, i0, i1, signature=None):
+    """Rows ``i0..i1`` of a gRDPG as packed full-width words, from the block's own stream.
+
+    Only the words the packed layout stores are drawn (columns from ``64 * ((i0 + 1) // 64)``
+    on), so the draws depend on ``rng``, ``X`` and the block alone: a Dask worker sampling
+    this block gets the same rows as the process sampling the whole graph.
+
+    Returns
+    -------
+    ndarray of uint64, shape (i1 - i0, ceil(n / 64))
+    """
+    n = X.shape[0]
+    W = -(-n // 64)
+    w0 = (i0 + 1) // 64
+    c0 = 64 * w0
+    b = i1 - i0
+    P = (X[i0:i1] * (sparsity * J)) @ X[c0:].T
+    for r in range(b):
+        P[r, :max(0, i0 + r + 1 - c0)] = 0.5  # not dyads: the diagonal and below
+    lo, hi = P.min(), P.max()
+    if lo < -_TOL or hi > 1 + _TOL:
+        raise _out_of_range(lo, hi, signature, sparsity)
+    bits = np.zeros((b, 64 * W - c0), dtype=np.uint8)
+    bits[:, :n - c0] = np.less(rng.random(P.shape), P)
+    for r in range(b):
+        bits[r, :max(0, i0 + r + 1 - c0)] = 0
+    full = np.zeros((b, W), dtype=np.uint64)
+    full[:, w0:] = np.packbits(bits, axis=1, bitorder="little").view(np.uint64)
+    return full
+
+
+def _packed(X, J, sparsity, rng, signature):
+    n = X.shape[0]
+    check_memory(n * (n - 1) / 16 + 8 * n, f"a packed graph on {n} nodes")
+    out = PackedAdjacency(n)
+    blocks = out.block_ranges()
+    for (i0, i1), g in zip(blocks, block_streams(rng, len(blocks))):
+        out.store_block_words(i0, sample_packed_block(X, J, sparsity, g, i0, i1, signature))
+    return out
+
+
+_OUTPUTS = ("dense", "sparse", "packed")
+
+
+def _output(sparse, output):
+    if output is None:
+        return "sparse" if sparse else "dense"
+    check_param(output, [Options(*_OUTPUTS)], "output")
+    if sparse and output != "sparse":
+        raise ValueError(f"sparse=True and output={output!r} disagree: pass one of them.")
+    return output
+
+
+def _sample_one(X, signature, sparsity, rng, output):
     Xf, (p, q) = _latent(X, signature)
     J = np.r_[np.ones(p), -np.ones(q)]
     Xf = np.ascontiguousarray(Xf)
-    if sparse:
+    if output == "packed":
+        return _packed(Xf, J, sparsity, rng, (p, q))
+    if output == "sparse":
         return _sparse(Xf, J, sparsity, rng, (p, q))
     n = Xf.shape[0]
     check_memory(n * n, f"a dense graph on {n} nodes",
@@ -167,7 +223,8 @@ def _sample_one(X, signature, sparsity, rng, sparse):
     return _dense(Xf, J, sparsity, rng, (p, q))
 
 
-def sample_grdpg(X, signature=None, sparsity=1.0, random_state=None, sparse=False):
+def sample_grdpg(X, signature=None, sparsity=1.0, random_state=None, sparse=False,
+                 output=None):
     """Sample a generalized random dot-product graph from latent positions.
 
     Each dyad i < j is an independent Bernoulli(``sparsity * <X_i, I_pq X_j>``) draw; the
@@ -185,10 +242,14 @@ def sample_grdpg(X, signature=None, sparsity=1.0, random_state=None, sparse=Fals
     sparse : bool, default=False
         Return a scipy CSR matrix. Sampling then costs time proportional to the number of
         edges (geometric skipping with thinning), which suits large sparse graphs.
+    output : {None, "dense", "sparse", "packed"}, default=None
+        The kind of graph; None follows ``sparse``. "packed": a
+        :class:`~tdadp.graphs.PackedAdjacency` (one bit per dyad, ``n^2/16`` bytes: 625 MB at
+        n = 100,000), sampled block by block, each block from its own stream.
 
     Returns
     -------
-    A : ndarray of uint8 of shape (n, n), or scipy.sparse.csr_matrix
+    A : ndarray of uint8 of shape (n, n), scipy.sparse.csr_matrix or PackedAdjacency
 
     Raises
     ------
@@ -216,8 +277,9 @@ def sample_grdpg(X, signature=None, sparsity=1.0, random_state=None, sparse=Fals
     """
     sparsity = float(check_param(sparsity, _SPARSITY, "sparsity"))
     check_param(sparse, ["boolean"], "sparse")
+    kind = _output(sparse, output)
     rng = check_random_state(random_state, _TAG)
-    return _sample_one(X, signature, sparsity, rng, bool(sparse))
+    return _sample_one(X, signature, sparsity, rng, kind)
 
 
 class GRDPG(ContainerOutputMixin, ParamsMixin, TransformerMixin, BaseEstimator):
@@ -232,6 +294,10 @@ class GRDPG(ContainerOutputMixin, ParamsMixin, TransformerMixin, BaseEstimator):
         Sparsity factor rho_n multiplying every edge probability.
     sparse : bool, default=False
         Produce scipy CSR matrices instead of dense uint8 arrays.
+    output : {None, "dense", "sparse", "packed"}, default=None
+        The kind of graph; None follows ``sparse``. "packed": a
+        :class:`~tdadp.graphs.PackedAdjacency` (one bit per dyad), sampled block by block,
+        each block from its own stream (the same wherever it is computed).
     random_state : None, int, numpy.random.Generator or SeedSequence
         Item ``k`` of a batch uses the stream with spawn key ``k``.
     n_jobs : int, optional
@@ -265,15 +331,17 @@ class GRDPG(ContainerOutputMixin, ParamsMixin, TransformerMixin, BaseEstimator):
         "signature": [None, "signature"],
         "sparsity": _SPARSITY,
         "sparse": ["boolean"],
+        "output": [None, Options(*_OUTPUTS)],
         "random_state": ["random_state"],
         "n_jobs": ["n_jobs"],
     }
 
     def __init__(self, signature=None, sparsity=1.0, sparse=False, random_state=None,
-                 n_jobs=None):
+                 n_jobs=None, output=None):
         self.signature = signature
         self.sparsity = sparsity
         self.sparse = sparse
+        self.output = output
         self.random_state = random_state
         self.n_jobs = n_jobs
 
@@ -310,11 +378,12 @@ class GRDPG(ContainerOutputMixin, ParamsMixin, TransformerMixin, BaseEstimator):
         A : adjacency matrix, or list of them
         """
         self._validate_params()  # transform needs no fit: a sampler has no fitted state
+        kind = _output(self.sparse, self.output)
         items, single = _latent_batch(X)
         streams = item_streams(self.random_state, range(len(items)), _TAG)
         out = map_items(
             lambda item, rng: _sample_one(item, self.signature, float(self.sparsity), rng,
-                                          bool(self.sparse)),
+                                          kind),
             items, streams, self.n_jobs)
         return join_batch(out, single)
 

@@ -14,7 +14,7 @@ Layout (fixed, and the one the file format stores):
 * The rows' words are concatenated in row order in one uint64 array; row ``i`` occupies
   ``words[offsets[i]:offsets[i + 1]]``.
 
-The total is about ``n^2 / 128`` words (``n (n - 1) / 16`` bytes plus at most 8 bytes a row).
+The total is about ``n^2 / 128`` words: ``n (n - 1) / 16`` bytes plus at most 16 bytes a row.
 """
 
 from __future__ import annotations
