@@ -20,7 +20,7 @@ from .embed import (
     procrustes_align,
     two_to_infinity_error,
 )
-from .graphs import GRDPG, probability_matrix, sample_grdpg
+from .graphs import GRDPG, PackedAdjacency, probability_matrix, sample_grdpg
 from .io import from_networkx, read_edgelist, simple_graph, to_networkx
 from .latent import (
     LATENT_KINDS,
@@ -52,11 +52,13 @@ from .release import (
     infinity_wasserstein,
     laplace_flip,
     laplace_flip_probability,
+    load_packed,
     posterior_bound,
     power_bound,
     private_latent_map,
     private_signature,
     project_max_degree,
+    save_packed,
 )
 from .topology import (
     PairwiseDistance,
@@ -91,6 +93,9 @@ __all__ = [
     "GRDPG",
     "sample_grdpg",
     "probability_matrix",
+    "PackedAdjacency",
+    "save_packed",
+    "load_packed",
     # mechanisms
     "EdgeFlip",
     "LaplaceFlip",

@@ -42,6 +42,11 @@ from ._noise import (
     add_noise,
     calibrate_noise,
 )
+from ._packed_file import (
+    PACKED_FORMAT,
+    load_packed,
+    save_packed,
+)
 from ._projection import (
     PROJECTED_STATISTICS,
     ProjectedCount,
@@ -67,6 +72,9 @@ __all__ = [
     "NoiseCalibration",
     "calibrate_noise",
     "add_noise",
+    "PACKED_FORMAT",
+    "save_packed",
+    "load_packed",
     "RATE_GRID",
     "OUTPUT_KINDS",
     "flip_block",
