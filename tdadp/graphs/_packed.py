@@ -23,6 +23,7 @@ import sys
 
 import numpy as np
 
+from ..utils._validation import check_memory
 from ._dyads import row_blocks, symmetric_csr
 
 __all__ = ["PackedAdjacency", "packed_layout"]
@@ -174,7 +175,10 @@ class PackedAdjacency:
         return out
 
     def toarray(self):
-        """The dense symmetric uint8 adjacency matrix (n x n bytes)."""
+        """The dense symmetric uint8 adjacency matrix (n x n bytes), refused up front when it
+        would not fit."""
+        check_memory(float(self.n) ** 2, f"a dense copy of a packed graph on {self.n} nodes",
+                     " Keep it packed: the embedding and the mechanisms take packed graphs.")
         out = np.zeros((self.n, self.n), dtype=np.uint8)
         for i0, i1 in self.block_ranges():
             block = self.upper_block(i0, i1)
@@ -183,7 +187,12 @@ class PackedAdjacency:
         return out
 
     def tocsr(self):
-        """The symmetric uint8 CSR adjacency, built block by block (no n x n array)."""
+        """The symmetric uint8 CSR adjacency, built block by block (no n x n array), refused
+        up front when it would not fit."""
+        # Two int64 coordinates a stored edge while building, then int32/int64 CSR indices.
+        check_memory(40.0 * self.count_edges(), f"a sparse copy of a packed graph on {self.n} "
+                     "nodes", " Keep it packed: the embedding and the mechanisms take packed "
+                     "graphs.")
         rows, cols = [], []
         for i0, i1 in self.block_ranges():
             r, c = np.nonzero(self.upper_block(i0, i1))

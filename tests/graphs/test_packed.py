@@ -82,3 +82,14 @@ def test_packed_grdpg_checks_probabilities_and_memory(monkeypatch):
     monkeypatch.setattr(validation, "memory_limits", lambda **kw: {"a test budget": 1000})
     with pytest.raises(ValueError, match="packed graph on 300 nodes would need"):
         sample_grdpg(X, output="packed")
+
+
+def test_conversions_that_cannot_fit_are_refused_up_front(monkeypatch):
+    import tdadp.utils._validation as validation
+
+    P = PackedAdjacency.from_dense(np.ones((300, 300), np.uint8) - np.eye(300, dtype=np.uint8))
+    monkeypatch.setattr(validation, "memory_limits", lambda **kw: {"a test budget": 50_000})
+    with pytest.raises(ValueError, match="dense copy of a packed graph on 300 nodes"):
+        P.toarray()
+    with pytest.raises(ValueError, match="sparse copy of a packed graph on 300 nodes"):
+        P.tocsr()
