@@ -23,6 +23,7 @@ import scipy.sparse as sp
 from scipy.sparse.linalg import LinearOperator, eigsh
 
 from ..graphs._packed import PackedAdjacency
+from ..utils._validation import check_memory
 from ._packed_ops import packed_degrees, packed_matmat
 
 __all__ = ["ShiftedAdjacency", "resolve_solver", "top_eigenpairs", "SOLVERS"]
@@ -51,6 +52,11 @@ class ShiftedAdjacency:
             self.A = A.astype(np.float64)
             self.dtype = np.float64
         elif A.dtype in (np.uint8, np.int8, np.bool_, np.float32, np.int16, np.uint16):
+            if A.dtype != np.float32:
+                check_memory(4.0 * self.n ** 2, f"the float32 copy of a dense graph on "
+                             f"{self.n} nodes that the embedding multiplies by",
+                             " Embed a packed graph instead (EdgeFlip(output='packed')): one "
+                             "bit per dyad, no copy.")
             self.A = np.ascontiguousarray(A, dtype=np.float32)
             self.dtype = np.float32
         else:
@@ -81,6 +87,7 @@ class ShiftedAdjacency:
         return self.scale * (s - self.shift * (self.n - 1))
 
     def to_dense(self):
+        check_memory(8.0 * self.n ** 2, f"a dense float64 matrix on {self.n} nodes")
         if sp.issparse(self.A) or isinstance(self.A, PackedAdjacency):
             M = self.A.toarray()
         else:
