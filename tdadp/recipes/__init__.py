@@ -3,7 +3,15 @@
 from ._clustering import (
     make_private_clustering,
 )
+from ._distributed import (
+    DistributedPackedGraph,
+    distributed_embedding,
+    distributed_private_grdpg,
+)
 
 __all__ = [
     "make_private_clustering",
+    "DistributedPackedGraph",
+    "distributed_private_grdpg",
+    "distributed_embedding",
 ]

@@ -1,0 +1,85 @@
+"""Private graphs at scale: sample -> edgeFlip -> adjusted ASE -> alpha H1 -> ToMATo, packed.
+
+The packed path (one bit per dyad) against the dense path, at n = 10,000 to 100,000, each
+size in a fresh subprocess so that peak memory is per pipeline. Targets (issue 10): the
+packed pipeline at n = 100,000 in at most 3 minutes with a peak of at most 4 GiB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+
+from benchmarks._common import machine
+
+EPS = 1.0
+N_COMPONENTS = 3
+
+
+def run(n, path, seed=0):
+    import numpy as np
+
+    import tdadp
+    from benchmarks._common import peak_rss_gib, timed
+
+    output = "packed" if path == "packed" else "dense"
+    X = tdadp.circle(n, random_state=seed)
+    A, t_sample = timed(tdadp.sample_grdpg, X, random_state=seed + 1, output=output)
+    B, t_flip = timed(tdadp.edge_flip, A, EPS, random_state=seed + 2, output=output)
+    del A
+    Y, t_embed = timed(tdadp.adjacency_spectral_embedding, B, n_components=N_COMPONENTS,
+                       adjust=True)
+    del B
+    Y = np.asarray(Y)
+    _, t_alpha = timed(tdadp.persistence_diagram, Y, complex="alpha",
+                       homology_dimensions=(1,))
+    _, t_tomato = timed(tdadp.ToMATo(n_clusters=1).fit, Y)
+    times = {"sample": t_sample, "flip": t_flip, "embed": t_embed, "alpha_h1": t_alpha,
+             "tomato": t_tomato}
+    times["total"] = sum(times.values())
+    times["peak_gib"] = peak_rss_gib()
+    return times
+
+
+def _measure(n, path):
+    proc = subprocess.run([sys.executable, "-m", "benchmarks.bench_scale", "--child", path,
+                           str(n)], capture_output=True, text=True)
+    if proc.returncode != 0:
+        tail = (proc.stderr.strip().splitlines() or ["failed"])[-1]
+        return {"error": tail}
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="n = 10,000 only")
+    parser.add_argument("--sizes", type=int, nargs="*")
+    parser.add_argument("--paths", nargs="*", default=["packed", "dense"])
+    parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        print(json.dumps(run(int(args.child[1]), args.child[0])))
+        return
+    sizes = args.sizes or ([10_000] if args.quick else [10_000, 20_000, 50_000, 100_000])
+    print(f"machine: {machine()}")
+    print(f"{'path':<8} {'n':>8} {'sample':>8} {'flip':>8} {'embed':>8} {'alpha':>8} "
+          f"{'tomato':>8} {'total':>8} {'peak GiB':>9}")
+    for n in sizes:
+        for path in args.paths:
+            if path == "dense" and n > 40_000:
+                print(f"{path:<8} {n:>8}  skipped: the dense path needs ~{10 * n * n / 1e9:.0f}"
+                      " GB")
+                continue
+            r = _measure(n, path)
+            if "error" in r:
+                print(f"{path:<8} {n:>8}  error: {r['error']}")
+                continue
+            print(f"{path:<8} {n:>8} {r['sample']:8.1f} {r['flip']:8.1f} {r['embed']:8.1f} "
+                  f"{r['alpha_h1']:8.1f} {r['tomato']:8.1f} {r['total']:8.1f} "
+                  f"{r['peak_gib']:9.2f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

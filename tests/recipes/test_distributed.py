@@ -1,0 +1,37 @@
+"""A packed private graph on Dask workers: the same release and embedding as in process."""
+
+import numpy as np
+import pytest
+
+from tdadp import EdgeFlip, adjacency_spectral_embedding, circle, sample_grdpg
+from tdadp.recipes import distributed_embedding, distributed_private_grdpg
+
+distributed = pytest.importorskip("distributed")
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                       dashboard_address=None)
+    client = distributed.Client(cluster)
+    yield client
+    client.close()
+    cluster.close()
+
+
+@pytest.mark.parametrize("eps", [1.0, np.inf])
+def test_local_cluster_release_and_embedding_equal_the_in_process_ones(client, eps):
+    n = 6000  # five row blocks, spread over partitions on two workers
+    X = circle(n, random_state=0)
+    G = distributed_private_grdpg(client, X, eps, graph_random_state=1, flip_random_state=2,
+                                  n_partitions=3)
+    assert len(G.partitions) == 3 and G.partitions[0][0] == 0 and G.partitions[-1][1] == n
+    P = EdgeFlip(eps, random_state=2, output="packed").fit_transform(
+        sample_grdpg(X, random_state=1, output="packed"))
+    assert G.gather() == P
+    assert G.guarantee == EdgeFlip(eps).fit().guarantee_
+    V = np.random.default_rng(0).standard_normal((n, 4))
+    np.testing.assert_allclose(G.matmat(V), P.toarray() @ V, atol=1e-9)
+    Y = np.asarray(distributed_embedding(G, 3, adjust=np.isfinite(eps)))
+    Z = np.asarray(adjacency_spectral_embedding(P, 3, adjust=bool(np.isfinite(eps))))
+    np.testing.assert_allclose(Y @ Y.T, Z @ Z.T, atol=1e-9)
