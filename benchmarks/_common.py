@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import os
 import platform
 import resource
+import subprocess
+import sys
 import time
 
 
@@ -36,3 +39,15 @@ def timed(func, *args, **kwargs):
 def peak_rss_gib():
     """Peak resident memory of this process so far (Linux reports KiB)."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
+
+
+def measure_in_child(module, *args):
+    """Run ``python -m module --child *args`` and return the JSON dict its last line prints,
+    or ``{"error": last stderr line}``: one fresh process per measurement, so that peak memory
+    is that measurement's own."""
+    proc = subprocess.run([sys.executable, "-m", module, "--child", *map(str, args)],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        tail = (proc.stderr.strip().splitlines() or ["failed"])[-1]
+        return {"error": tail}
+    return json.loads(proc.stdout.strip().splitlines()[-1])

@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
-import sys
 
-from benchmarks._common import machine
+from benchmarks._common import machine, measure_in_child
 
 EPS = 1.0
 N_COMPONENTS = 3
@@ -63,12 +61,7 @@ def _child(which, n):
 
 
 def _measure(which, n):
-    proc = subprocess.run([sys.executable, "-m", "benchmarks.bench_core", "--child", which,
-                           str(n)], capture_output=True, text=True)
-    if proc.returncode != 0:
-        tail = (proc.stderr.strip().splitlines() or ["failed"])[-1]
-        return {"error": tail}
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    return measure_in_child("benchmarks.bench_core", which, n)
 
 
 def main(argv=None):

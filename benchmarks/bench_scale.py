@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
-import sys
 
-from benchmarks._common import machine
+from benchmarks._common import machine, measure_in_child
 
 EPS = 1.0
 N_COMPONENTS = 3
@@ -44,12 +42,7 @@ def run(n, path, seed=0):
 
 
 def _measure(n, path):
-    proc = subprocess.run([sys.executable, "-m", "benchmarks.bench_scale", "--child", path,
-                           str(n)], capture_output=True, text=True)
-    if proc.returncode != 0:
-        tail = (proc.stderr.strip().splitlines() or ["failed"])[-1]
-        return {"error": tail}
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    return measure_in_child("benchmarks.bench_scale", path, n)
 
 
 def main(argv=None):
