@@ -14,7 +14,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from ..utils._batch import join_batch, map_items, split_batch
 from ..utils._params import Interval, Options, ParamsMixin, Rule, check_param
-from ..utils._validation import as_real_array
+from ..utils._validation import as_real_array, check_memory
 from ._density import (
     knn_distances,
     knn_graph_edges,
@@ -92,6 +92,12 @@ def _resolve(params, n_samples, n_features):
 
 def _fit_tree(X, p):
     """Density, graph and merge tree of one validated point cloud."""
+    n, d = X.shape
+    k = max(p["k"], p["density_k"]) + 1
+    # The k-d tree (a copy of X and its index), the neighbours' distances and indices (twice,
+    # for the graph's edge list) and a few per-point arrays for the merge tree.
+    check_memory(8.0 * n * (2 * d + 4 * k + 16), f"ToMATo on {n} points in R^{d} with "
+                 f"{k - 1} neighbours", " Subsample the cloud or use fewer neighbours (k).")
     tree = cKDTree(X)
     need_knn = p["k"] if p["graph"] == "knn" else 0
     if p["density"] in ("logDTM", "DTM"):

@@ -331,3 +331,12 @@ def test_no_warnings_on_plain_fit():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         ToMATo().fit(X)
+
+
+def test_a_cloud_beyond_memory_is_refused_up_front(monkeypatch):
+    import tdadp.utils._validation as validation
+
+    X = np.random.default_rng(0).random((5000, 3))
+    monkeypatch.setattr(validation, "memory_limits", lambda **kw: {"a test budget": 1e6})
+    with pytest.raises(ValueError, match="ToMATo on 5000 points in R\\^3"):
+        ToMATo(k=10).fit(X)
