@@ -50,13 +50,15 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true", help="n = 10,000 only")
     parser.add_argument("--sizes", type=int, nargs="*")
     parser.add_argument("--paths", nargs="*", default=["packed", "dense"])
+    parser.add_argument("--figure", help="write a figure of time and peak memory against n")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
         print(json.dumps(run(int(args.child[1]), args.child[0])))
         return
-    sizes = args.sizes or ([10_000] if args.quick else [10_000, 20_000, 50_000, 100_000])
+    sizes = args.sizes or ([10_000] if args.quick else [10_000, 20_000, 40_000, 100_000])
     print(f"machine: {machine()}")
+    results = []
     print(f"{'path':<8} {'n':>8} {'sample':>8} {'flip':>8} {'embed':>8} {'alpha':>8} "
           f"{'tomato':>8} {'total':>8} {'peak GiB':>9}")
     for n in sizes:
@@ -69,9 +71,44 @@ def main(argv=None):
             if "error" in r:
                 print(f"{path:<8} {n:>8}  error: {r['error']}")
                 continue
+            results.append(dict(r, path=path, n=n))
             print(f"{path:<8} {n:>8} {r['sample']:8.1f} {r['flip']:8.1f} {r['embed']:8.1f} "
                   f"{r['alpha_h1']:8.1f} {r['tomato']:8.1f} {r['total']:8.1f} "
                   f"{r['peak_gib']:9.2f}", flush=True)
+    if args.figure and results:
+        _figure(results, args.figure)
+        print(f"figure: {args.figure}")
+
+
+def _figure(results, path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (ax_t, ax_m) = plt.subplots(1, 2, figsize=(9, 3.6))
+    for kind, style, color in (("packed", "o-", "C0"), ("dense", "s--", "C1")):
+        rows = sorted((r for r in results if r["path"] == kind), key=lambda r: r["n"])
+        if not rows:
+            continue
+        n = [r["n"] for r in rows]
+        ax_t.plot(n, [r["total"] for r in rows], style, color=color, label=f"{kind}: total")
+        ax_t.plot(n, [r["embed"] for r in rows], style, color=color, alpha=0.4,
+                  label=f"{kind}: embedding")
+        ax_m.plot(n, [r["peak_gib"] for r in rows], style, color=color, label=kind)
+    ax_t.axhline(180, color="grey", lw=0.8, ls=":", label="target at n = 100,000")
+    ax_m.axhline(4, color="grey", lw=0.8, ls=":", label="target at n = 100,000")
+    for ax in (ax_t, ax_m):
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("nodes n")
+        ax.legend(fontsize=7)
+    ax_t.set_ylabel("wall time (s), 2 cores")
+    ax_m.set_ylabel("peak resident memory (GiB)")
+    fig.suptitle("sample -> edgeFlip(eps = 1) -> adjusted ASE (d = 3) -> alpha H1 -> ToMATo",
+                 fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
 
 
 if __name__ == "__main__":
