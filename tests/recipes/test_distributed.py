@@ -21,11 +21,11 @@ def client():
 
 @pytest.mark.parametrize("eps", [1.0, np.inf])
 def test_local_cluster_release_and_embedding_equal_the_in_process_ones(client, eps):
-    n = 6000  # five row blocks, spread over partitions on two workers
+    n = 3000  # two row blocks, one partition each, on two workers
     X = circle(n, random_state=0)
     G = distributed_private_grdpg(client, X, eps, graph_random_state=1, flip_random_state=2,
-                                  n_partitions=3)
-    assert len(G.partitions) == 3 and G.partitions[0][0] == 0 and G.partitions[-1][1] == n
+                                  n_partitions=2)
+    assert len(G.partitions) == 2 and G.partitions[0][0] == 0 and G.partitions[-1][1] == n
     P = EdgeFlip(eps, random_state=2, output="packed").fit_transform(
         sample_grdpg(X, random_state=1, output="packed"))
     assert G.gather() == P
