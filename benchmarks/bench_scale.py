@@ -50,7 +50,8 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true", help="n = 10,000 only")
     parser.add_argument("--sizes", type=int, nargs="*")
     parser.add_argument("--paths", nargs="*", default=["packed", "dense"])
-    parser.add_argument("--figure", help="write a figure of time and peak memory against n")
+    parser.add_argument("--figure", help="write a figure of time and peak memory against n "
+                        "(default: figures/scale.png for the full sizes)")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
@@ -75,9 +76,10 @@ def main(argv=None):
             print(f"{path:<8} {n:>8} {r['sample']:8.1f} {r['flip']:8.1f} {r['embed']:8.1f} "
                   f"{r['alpha_h1']:8.1f} {r['tomato']:8.1f} {r['total']:8.1f} "
                   f"{r['peak_gib']:9.2f}", flush=True)
-    if args.figure and results:
-        _figure(results, args.figure)
-        print(f"figure: {args.figure}")
+    figure = args.figure or (None if (args.quick or args.sizes) else "figures/scale.png")
+    if figure and results:
+        _figure(results, figure)
+        print(f"figure: {figure}")
 
 
 def _figure(results, path):

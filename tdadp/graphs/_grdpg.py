@@ -22,7 +22,7 @@ from ._dyads import (
     symmetric_csr,
     write_upper_block,
 )
-from ._packed import PackedAdjacency
+from ._packed import PackedAdjacency, fill_blocks
 
 __all__ = ["sample_grdpg", "GRDPG", "probability_matrix"]
 
@@ -191,10 +191,10 @@ def _packed(X, J, sparsity, rng, signature):
     n = X.shape[0]
     check_memory(n * (n - 1) / 16 + 8 * n, f"a packed graph on {n} nodes")
     out = PackedAdjacency(n)
-    blocks = out.block_ranges()
-    for (i0, i1), g in zip(blocks, block_streams(rng, len(blocks))):
-        out.store_block_words(i0, sample_packed_block(X, J, sparsity, g, i0, i1, signature))
-    return out
+    streams = block_streams(rng, len(out.block_ranges()))
+    return fill_blocks(
+        out, lambda i0, i1, g: sample_packed_block(X, J, sparsity, g, i0, i1, signature),
+        streams)
 
 
 _OUTPUTS = ("dense", "sparse", "packed")

@@ -19,14 +19,16 @@ The total is about ``n^2 / 128`` words: ``n (n - 1) / 16`` bytes plus at most 16
 
 from __future__ import annotations
 
+import os
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 from ..utils._validation import check_memory
 from ._dyads import row_blocks, symmetric_csr
 
-__all__ = ["PackedAdjacency", "packed_layout"]
+__all__ = ["PackedAdjacency", "packed_layout", "fill_blocks"]
 
 if sys.byteorder != "little":  # pragma: no cover - every platform numpy wheels exist for
     raise ImportError("tdadp's packed graphs assume a little-endian machine.")
@@ -45,6 +47,30 @@ def packed_layout(n):
     offsets = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(W - first, out=offsets[1:])
     return first, offsets
+
+
+def fill_blocks(out, block_words, streams, n_threads=None):
+    """Store ``block_words(i0, i1, stream)`` (full-width words) for every standard block of
+    ``out``, the blocks computed on threads (numpy's random draws, BLAS and comparisons
+    release the GIL). Each block has its own stream, so the result does not depend on the
+    threads."""
+    blocks = out.block_ranges()
+    threads = n_threads or min(len(blocks), os.cpu_count() or 1, 4)
+    if threads <= 1:
+        for (i0, i1), g in zip(blocks, streams):
+            out.store_block_words(i0, block_words(i0, i1, g))
+        return out
+    with ThreadPoolExecutor(threads) as pool:
+        # At most `threads` blocks in flight: bounded memory whatever n.
+        pending = []
+        for (i0, i1), g in zip(blocks, streams):
+            pending.append((i0, pool.submit(block_words, i0, i1, g)))
+            if len(pending) >= 2 * threads:
+                j0, fut = pending.pop(0)
+                out.store_block_words(j0, fut.result())
+        for j0, fut in pending:
+            out.store_block_words(j0, fut.result())
+    return out
 
 
 class PackedAdjacency:

@@ -35,7 +35,7 @@ from ..graphs._dyads import (
     write_upper_block,
 )
 from ..graphs._info import graph_nodes, tag_graph
-from ..graphs._packed import PackedAdjacency
+from ..graphs._packed import PackedAdjacency, fill_blocks
 from ..io._input import graph_batch
 from ..utils._params import Options
 from ..utils._random import block_streams
@@ -216,13 +216,14 @@ def _flip_packed(A, rate, rng):
     check_memory(n * (n - 1) / 16 + 8 * n, f"a packed release of a graph on {n} nodes",
                  " Release on a machine with more memory, or partition the work (Dask).")
     out = PackedAdjacency(n)
-    blocks = out.block_ranges()
-    for (i0, i1), g in zip(blocks, block_streams(rng, len(blocks))):
+
+    def block(i0, i1, g):
         words = _input_words(A, out, i0, i1)
         if rate:
             words ^= flip_block(g, rate, n, i0, i1)
-        out.store_block_words(i0, words)
-    return out
+        return words
+
+    return fill_blocks(out, block, block_streams(rng, len(out.block_ranges())))
 
 
 def _kind(A):
