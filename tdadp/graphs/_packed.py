@@ -24,9 +24,11 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
+import scipy.sparse as sp
 
-from ..utils._validation import check_memory
-from ._dyads import row_blocks, symmetric_csr
+from ..utils._validation import check_adjacency, check_memory
+from ._dyads import row_blocks
+from ._packed_kernels import csr_from_words
 
 __all__ = ["PackedAdjacency", "packed_layout", "fill_blocks"]
 
@@ -73,6 +75,23 @@ def fill_blocks(out, block_words, streams, n_threads=None):
     return out
 
 
+def _popcount(words):
+    """Set bits of each uint64 word (numpy >= 2 counts them in place)."""
+    if hasattr(np, "bitwise_count"):
+        return np.bitwise_count(words)
+    bits = np.unpackbits(np.ascontiguousarray(words).view(np.uint8), axis=-1)
+    return bits.reshape(words.shape + (64,)).sum(axis=-1, dtype=np.int64)
+
+
+def _carried(A, nodes, guarantee):
+    """``nodes`` and ``guarantee``, defaulting to what the graph ``A`` carries."""
+    if nodes is None:
+        nodes = getattr(A, "nodes", None)
+    if guarantee is None:
+        guarantee = getattr(A, "guarantee", None)
+    return nodes, guarantee
+
+
 class PackedAdjacency:
     """A simple undirected graph stored as its strict upper triangle, one bit per dyad.
 
@@ -96,6 +115,15 @@ class PackedAdjacency:
     first_word : ndarray of int64, shape (n,)
     nodes, guarantee
 
+    Notes
+    -----
+    Conversions: :meth:`from_dense`, :meth:`from_sparse` and :meth:`from_edges` build one
+    (row block by row block, never an n x n array beyond the input); :meth:`toarray`,
+    :meth:`tocsr` and :func:`tdadp.io.to_networkx` convert back, each refusing up front (a
+    ValueError saying how much it needs and how much there is) when the copy would not fit in
+    memory. A packed graph pickles (its words, node names and guarantee) and saves to a file
+    with :func:`tdadp.save_packed`.
+
     Examples
     --------
     >>> import numpy as np
@@ -104,6 +132,11 @@ class PackedAdjacency:
     >>> P = PackedAdjacency.from_dense(A)
     >>> P.n, P.count_edges(), bool((P.toarray() == A).all())
     (3, 2, True)
+    >>> P.degrees().tolist()
+    [2, 1, 1]
+    >>> Q = PackedAdjacency.from_edges(3, [0, 2], [1, 0], nodes=["a", "b", "c"])
+    >>> Q == P, Q.nodes
+    (True, ['a', 'b', 'c'])
     """
 
     def __init__(self, n, words=None, *, nodes=None, guarantee=None):
@@ -192,17 +225,179 @@ class PackedAdjacency:
     # ------------------------------------------------------------------ conversions
     @classmethod
     def from_dense(cls, A, *, nodes=None, guarantee=None):
-        """Pack a dense symmetric 0/1 matrix (its strict upper triangle is read)."""
+        """Pack a dense symmetric 0/1 matrix (its strict upper triangle is read).
+
+        Parameters
+        ----------
+        A : array-like of shape (n, n)
+            Only entries ``A[i, j]``, ``j > i``, are read (nonzero: an edge).
+        nodes : list, optional
+            Default: the node names ``A`` carries (see :mod:`tdadp.graphs`), if any.
+        guarantee : PrivacyGuarantee, optional
+            Default: the release ``A`` carries, if any.
+
+        Returns
+        -------
+        PackedAdjacency
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from tdadp.graphs import PackedAdjacency
+        >>> PackedAdjacency.from_dense(np.ones((4, 4)) - np.eye(4)).count_edges()
+        6
+        """
+        nodes, guarantee = _carried(A, nodes, guarantee)
         A = np.asarray(A)
+        if A.ndim != 2 or A.shape[0] != A.shape[1]:
+            raise ValueError(f"a dense adjacency must be square, got shape {A.shape}.")
         n = A.shape[0]
         out = cls(n, nodes=nodes, guarantee=guarantee)
         for i0, i1 in out.block_ranges():
             out.set_upper_block(i0, A[i0:i1])
         return out
 
+    @classmethod
+    def from_sparse(cls, A, *, nodes=None, guarantee=None):
+        """Pack a scipy sparse adjacency matrix, in time and memory proportional to its edges.
+
+        ``A`` is judged by the input contract of simple graphs (square, symmetric, entries 0
+        and 1, no self-loops; see :mod:`tdadp.io`): a matrix that is not one raises the
+        contract's ValueError rather than being packed by its upper triangle alone.
+
+        Parameters
+        ----------
+        A : scipy sparse matrix or array of shape (n, n), any format
+        nodes : list, optional
+            Default: the node names ``A`` carries, if any.
+        guarantee : PrivacyGuarantee, optional
+            Default: the release ``A`` carries, if any.
+
+        Returns
+        -------
+        PackedAdjacency
+
+        Raises
+        ------
+        ValueError
+            If ``A`` is not the adjacency of a simple undirected graph.
+
+        Examples
+        --------
+        >>> import scipy.sparse as sp
+        >>> from tdadp.graphs import PackedAdjacency
+        >>> S = sp.csr_matrix(([1, 1], ([0, 1], [1, 0])), shape=(3, 3))
+        >>> P = PackedAdjacency.from_sparse(S)
+        >>> P.toarray().tolist()
+        [[0, 1, 0], [1, 0, 0], [0, 0, 0]]
+        """
+        nodes, guarantee = _carried(A, nodes, guarantee)
+        if not sp.issparse(A):
+            raise ValueError(f"from_sparse expects a scipy sparse matrix, got "
+                             f"{type(A).__name__}; use from_dense for arrays.")
+        S = check_adjacency(A, nodes=nodes)
+        n = S.shape[0]
+        out = cls(n, nodes=nodes, guarantee=guarantee)
+        indptr = S.indptr.astype(np.int64, copy=False)
+        step = 1 << 22  # stored entries per step: bounded temporaries
+        i0 = 0
+        while i0 < n:
+            i1 = int(np.searchsorted(indptr, indptr[i0] + step, side="right")) - 1
+            i1 = min(n, max(i1, i0 + 1))
+            rows = np.repeat(np.arange(i0, i1), np.diff(indptr[i0:i1 + 1]))
+            cols = S.indices[indptr[i0]:indptr[i1]].astype(np.int64)
+            upper = cols > rows
+            out._set_bits(rows[upper], cols[upper])
+            i0 = i1
+        return out
+
+    @classmethod
+    def from_edges(cls, n, rows, cols, *, nodes=None, guarantee=None):
+        """A packed graph on ``n`` nodes with the undirected edges ``(rows[k], cols[k])``.
+
+        The pairs may come in any order and either orientation; a pair listed more than
+        once (e.g. once in each direction) is one edge, as in an edge list. Memory: the
+        packed graph plus about 40 bytes an edge of the largest step (``2^22`` edges).
+
+        Parameters
+        ----------
+        n : int
+            Number of nodes.
+        rows, cols : array-like of int, shape (m,)
+            The edges' endpoints, in ``0 .. n - 1``.
+        nodes : list, optional
+        guarantee : PrivacyGuarantee, optional
+
+        Returns
+        -------
+        PackedAdjacency
+
+        Raises
+        ------
+        ValueError
+            If the endpoints are not integers in range, the arrays differ in length, or an
+            edge is a self-loop (a simple graph has none).
+
+        Examples
+        --------
+        >>> from tdadp.graphs import PackedAdjacency
+        >>> P = PackedAdjacency.from_edges(4, [0, 1, 3], [1, 0, 2])
+        >>> P.count_edges(), P.degrees().tolist()
+        (2, [1, 1, 1, 1])
+        """
+        n = int(n)
+        rows, cols = np.asarray(rows), np.asarray(cols)
+        if rows.shape != cols.shape or rows.ndim != 1:
+            raise ValueError(f"rows and cols must be 1-D arrays of one length, got shapes "
+                             f"{rows.shape} and {cols.shape}.")
+        for name, a in (("rows", rows), ("cols", cols)):
+            if a.size and not np.issubdtype(a.dtype, np.integer):
+                raise ValueError(f"{name} must hold integer node indices, got dtype "
+                                 f"{a.dtype}.")
+            if a.size and (a.min() < 0 or a.max() >= n):
+                raise ValueError(f"{name} holds node indices outside 0 .. {n - 1}: "
+                                 f"[{a.min()}, {a.max()}].")
+        loops = np.flatnonzero(rows == cols)
+        if loops.size:
+            k = int(rows[loops[0]])
+            name = k if nodes is None else repr(list(nodes)[k])
+            raise ValueError(f"the edges hold {loops.size} self-loop(s), e.g. at node {name}; "
+                             "a simple graph has none: drop them first.")
+        out = cls(n, nodes=nodes, guarantee=guarantee)
+        step = 1 << 22
+        for s in range(0, rows.size, step):
+            r = rows[s:s + step].astype(np.int64)
+            c = cols[s:s + step].astype(np.int64)
+            out._set_bits(np.minimum(r, c), np.maximum(r, c))
+        return out
+
+    def _set_bits(self, i, j):
+        # Set the bits of dyads (i, j), i < j (repeats allowed: OR).
+        where = self.offsets[i] + (j >> 6) - self.first_word[i]
+        np.bitwise_or.at(self.words, where, np.left_shift(np.uint64(1),
+                                                          (j & 63).astype(np.uint64)))
+
     def toarray(self):
-        """The dense symmetric uint8 adjacency matrix (n x n bytes), refused up front when it
-        would not fit."""
+        """The dense symmetric uint8 adjacency matrix (``n^2`` bytes).
+
+        Returns
+        -------
+        ndarray of uint8, shape (n, n)
+            A plain array: tag it with :func:`tdadp.graphs.tag_graph` to carry the node names
+            and release.
+
+        Raises
+        ------
+        ValueError
+            Up front, when ``n^2`` bytes would not fit in the memory left (the message says
+            how much is needed and available).
+
+        Examples
+        --------
+        >>> from tdadp.graphs import PackedAdjacency
+        >>> PackedAdjacency.from_edges(3, [0], [2]).toarray().tolist()
+        [[0, 0, 1], [0, 0, 0], [1, 0, 0]]
+        """
         check_memory(float(self.n) ** 2, f"a dense copy of a packed graph on {self.n} nodes",
                      " Keep it packed: the embedding and the mechanisms take packed graphs.")
         out = np.zeros((self.n, self.n), dtype=np.uint8)
@@ -213,26 +408,74 @@ class PackedAdjacency:
         return out
 
     def tocsr(self):
-        """The symmetric uint8 CSR adjacency, built block by block (no n x n array), refused
-        up front when it would not fit."""
-        # Two int64 coordinates a stored edge while building, then int32/int64 CSR indices.
-        check_memory(40.0 * self.count_edges(), f"a sparse copy of a packed graph on {self.n} "
-                     "nodes", " Keep it packed: the embedding and the mechanisms take packed "
-                     "graphs.")
-        rows, cols = [], []
+        """The symmetric uint8 CSR adjacency, sized from the degrees (no n x n array).
+
+        Column indices are sorted, int32 when ``n`` and the number of stored entries fit
+        (else int64): ``2 * edges * (1 + 4) + 4 (n + 1)`` bytes, or with int64 indices
+        ``2 * edges * (1 + 8) + 8 (n + 1)``.
+
+        Returns
+        -------
+        scipy.sparse.csr_matrix of uint8, shape (n, n)
+            A plain matrix: tag it with :func:`tdadp.graphs.tag_graph` to carry the node
+            names and release.
+
+        Raises
+        ------
+        ValueError
+            Up front, when the matrix would not fit in the memory left.
+
+        Examples
+        --------
+        >>> from tdadp.graphs import PackedAdjacency
+        >>> S = PackedAdjacency.from_edges(3, [0, 1], [1, 2]).tocsr()
+        >>> S.nnz, S.indices.dtype
+        (4, dtype('int32'))
+        """
+        deg = self.degrees()
+        nnz = int(deg.sum())
+        index = np.int32 if max(nnz, self.n) < 2**31 else np.int64
+        size = np.dtype(index).itemsize
+        check_memory(nnz * (1 + size) + 2 * size * (self.n + 1) + 8 * self.n,
+                     f"a sparse copy of a packed graph on {self.n} nodes ({nnz // 2} edges)",
+                     " Keep it packed: the embedding and the mechanisms take packed graphs.")
+        indptr = np.zeros(self.n + 1, dtype=index)
+        np.cumsum(deg, out=indptr[1:])
+        indices = np.empty(nnz, dtype=index)
+        csr_from_words(self.words, self.offsets, self.first_word, indptr, indices)
+        out = sp.csr_matrix((np.ones(nnz, dtype=np.uint8), indices, indptr),
+                            shape=self.shape, copy=False)
+        out.has_sorted_indices = True
+        return out
+
+    def degrees(self):
+        """The degree of every node, block by block (no dense copy).
+
+        Row ``i``'s stored bits are its neighbours ``j > i`` (popcounts of its words); its
+        neighbours ``j < i`` are the bits of column ``i`` in earlier rows, summed one unpacked
+        row block at a time (``8 * 2^20`` bytes).
+
+        Returns
+        -------
+        ndarray of int64, shape (n,)
+
+        Examples
+        --------
+        >>> from tdadp.graphs import PackedAdjacency
+        >>> PackedAdjacency.from_edges(4, [0, 0, 0], [1, 2, 3]).degrees().tolist()
+        [3, 1, 1, 1]
+        """
+        deg = np.zeros(self.n, dtype=np.int64)
         for i0, i1 in self.block_ranges():
-            r, c = np.nonzero(self.upper_block(i0, i1))
-            rows.append(r + i0)
-            cols.append(c)
-        empty = np.empty(0, dtype=np.int64)
-        return symmetric_csr(np.concatenate(rows) if rows else empty,
-                             np.concatenate(cols) if cols else empty, self.n)
+            full = self.block_words(i0, i1)
+            deg[i0:i1] += _popcount(full).sum(axis=1, dtype=np.int64)
+            bits = np.unpackbits(full.view(np.uint8), axis=1, count=self.n, bitorder="little")
+            deg += bits.sum(axis=0, dtype=np.int64)
+        return deg
 
     def count_edges(self):
         """Number of edges (set bits)."""
-        if hasattr(np, "bitwise_count"):
-            return int(np.bitwise_count(self.words).sum(dtype=np.int64))
-        return int(np.unpackbits(self.words.view(np.uint8)).sum(dtype=np.int64))
+        return int(_popcount(self.words).sum(dtype=np.int64))
 
     def copy(self):
         return PackedAdjacency(self.n, self.words.copy(), nodes=self.nodes,
