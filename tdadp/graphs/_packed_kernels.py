@@ -55,11 +55,13 @@ def bernoulli_words(A, BT, U, r0, cstart, c0, i0, full, lohi):  # pragma: no cov
     lov = np.full(64, lohi[0])
     hiv = np.full(64, lohi[1])
     one = np.uint64(1)
-    for rr in range(rows):
-        r = r0 + rr
-        i = i0 + r
-        for u0 in range(0, L, 64):
-            j0 = c0 + cstart + u0
+    # Word by word, all rows of U at each word: the word's 64 columns of BT (4 D doubles
+    # each) are read once for all rows, from the L1 cache after the first.
+    for u0 in range(0, L, 64):
+        j0 = c0 + cstart + u0
+        for rr in range(rows):
+            r = r0 + rr
+            i = i0 + r
             _dots(A, BT, r, j0, p)
             acc = np.uint64(0)
             if j0 > i and u0 + 64 <= L:
