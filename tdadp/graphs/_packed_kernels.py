@@ -11,18 +11,21 @@
   dyad): the uniforms themselves (numpy, about 2 ns each) are most of its cost.
 * :func:`csr_from_words` fills a symmetric CSR structure from the set bits, rows in order,
   so that every row's column indices come out sorted with no sort.
+* :func:`degrees_from_words` counts each row's bits and adds each bit to its column's count
+  (64 lanes a word, on every thread with its own counts): one pass over the words.
 
-The references are :func:`bernoulli_block_reference` (here) and, for the CSR, a
-``np.nonzero`` of each unpacked block (the tests).
+The references are :func:`bernoulli_block_reference`, :func:`degrees_reference` (here)
+and, for the CSR, a ``np.nonzero`` of each unpacked block (the tests).
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import get_num_threads, njit, prange
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-__all__ = ["bernoulli_words", "bernoulli_block_reference", "csr_from_words"]
+__all__ = ["bernoulli_words", "bernoulli_block_reference", "csr_from_words",
+           "degrees_from_words", "degrees_reference"]
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -119,3 +122,45 @@ def csr_from_words(words, offsets, first_word, indptr, indices):  # pragma: no c
                 indices[cursor[j]] = i
                 cursor[j] += 1
                 x &= x - np.uint64(1)
+
+
+@njit(parallel=True, cache=True)
+def _degree_counts(words, offsets, first_word, width, n_threads):  # pragma: no cover
+    n = first_word.size
+    counts = np.zeros((n_threads, width), dtype=np.int64)
+    own = np.zeros(n, dtype=np.int64)
+    for t in prange(n_threads):
+        # Interleaved rows balance the triangle's uneven row lengths across threads.
+        for i in range(t, n, n_threads):
+            start = offsets[i]
+            base = 64 * first_word[i]
+            total = 0
+            for w in range(start, offsets[i + 1]):
+                x = words[w]
+                col0 = base + 64 * (w - start)
+                for b in range(64):
+                    bit = np.int64((x >> np.uint64(b)) & np.uint64(1))
+                    counts[t, col0 + b] += bit
+                    total += bit
+            own[i] = total
+    return own, counts
+
+
+def degrees_from_words(words, offsets, first_word, n):
+    """Degrees of a packed graph from its buffer and layout (see :mod:`tdadp.graphs._packed`):
+    each row's own bits plus the bits of its column in earlier rows."""
+    threads = get_num_threads()
+    own, counts = _degree_counts(words, offsets, first_word, 64 * -(-n // 64), threads)
+    return own + counts.sum(axis=0)[:n]
+
+
+def degrees_reference(P):
+    """The numpy twin of :func:`degrees_from_words`: popcounts of each block's words, and
+    column sums of each unpacked block."""
+    deg = np.zeros(P.n, dtype=np.int64)
+    for i0, i1 in P.block_ranges():
+        full = P.block_words(i0, i1)
+        bits = np.unpackbits(full.view(np.uint8), axis=1, count=P.n, bitorder="little")
+        deg[i0:i1] += bits.sum(axis=1, dtype=np.int64)
+        deg += bits.sum(axis=0, dtype=np.int64)
+    return deg
