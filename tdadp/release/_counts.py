@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from ..graphs._packed import PackedAdjacency
 from ..utils._params import Options
 from ._base import GraphRelease
 from ._guarantee import PrivacyGuarantee
@@ -32,12 +33,16 @@ __all__ = [
 
 
 def degrees(A):
-    """Degree of every node of a validated adjacency matrix (dense or sparse)."""
+    """Degree of every node of a validated adjacency matrix (dense, sparse or packed)."""
+    if isinstance(A, PackedAdjacency):
+        return np.asarray(A.degrees(), dtype=np.int64)
     d = np.asarray(A.sum(axis=1)).ravel()
     return d.astype(np.int64)
 
 
 def _edge_count(A):
+    if isinstance(A, PackedAdjacency):
+        return A.count_edges()
     return A.nnz // 2 if sp.issparse(A) else int(np.count_nonzero(A)) // 2
 
 

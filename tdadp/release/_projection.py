@@ -45,6 +45,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..graphs._dyads import symmetric_csr
+from ..graphs._packed import PackedAdjacency
 from ..utils._params import Options
 from ..utils._validation import check_adjacency, check_positive_int
 from ._counts import _StatisticRelease, degrees
@@ -130,6 +131,9 @@ def project_max_degree(A, max_degree):
 
 
 def _projected_statistic(A, statistic, max_degree, star_size):
+    if isinstance(A, PackedAdjacency):
+        # The projection walks edges in order: on the sparse copy (memory-checked by tocsr).
+        A = A.tocsr()
     return graph_statistic(project_max_degree(A, max_degree), statistic, star_size)
 
 

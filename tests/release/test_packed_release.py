@@ -103,3 +103,15 @@ def test_nodes_and_guarantee_travel_and_secure_mode_works(graph):
     assert edge_flip(P, np.inf, output="packed") == P
     with pytest.raises(ValueError, match="output"):
         EdgeFlip(1.0, output="bits").fit()
+
+
+def test_count_releases_of_a_packed_graph_equal_those_of_its_dense_copy(graph):
+    from tdadp.privacy import DegreeSequence, LaplaceEdgeCount, ProjectedCount
+
+    P = PackedAdjacency.from_dense(graph)
+    for mech in (LaplaceEdgeCount(np.inf), DegreeSequence(np.inf),
+                 DegreeSequence(np.inf, histogram=True),
+                 ProjectedCount("kstars", max_degree=5, epsilon=np.inf)):
+        mech.fit()
+        np.testing.assert_array_equal(mech.transform(P), mech.transform(graph))
+    assert LaplaceEdgeCount(np.inf).fit_transform(P) == int(np.triu(graph, 1).sum())
