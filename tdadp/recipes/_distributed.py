@@ -65,7 +65,9 @@ class DistributedPackedGraph:
         V = np.ascontiguousarray(V, dtype=np.float64)
         squeeze = V.ndim == 1
         Vb = V[:, None] if squeeze else V
-        shared = self.client.scatter(Vb, broadcast=True)
+        # A fresh key each call: scattered by content hash, the same V twice in a row races
+        # with the release of the previous call's copy, and the tasks lose their input.
+        shared = self.client.scatter(Vb, broadcast=True, hash=False)
         shares = [self.client.submit(packed_rows_matmat, f, i0, i1, self.n, shared, pure=False)
                   for f, (i0, i1) in zip(self.futures, self.partitions)]
         out = np.zeros_like(Vb)
