@@ -58,9 +58,9 @@ test-all: $(STAMP)
 $(BENCH_PY):
 	$(PYTHON) -m venv $(BENCH_VENV)
 
-$(BENCH_STAMP): pyproject.toml | $(BENCH_PY)
+$(BENCH_STAMP): pyproject.toml Makefile | $(BENCH_PY)
 	$(BENCH_PY) -m pip install --quiet --upgrade pip
-	$(BENCH_PY) -m pip install --quiet -e . graspologic
+	$(BENCH_PY) -m pip install --quiet -e ".[dask]" graspologic
 	touch $(BENCH_STAMP)
 
 bench: $(BENCH_STAMP)

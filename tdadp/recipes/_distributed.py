@@ -4,8 +4,8 @@ The graph never gathers on one machine. Each worker samples a gRDPG and flips it
 partition of row blocks. Each block draws from its own spawned stream
 (:func:`~tdadp.utils.block_streams`), so the release is bit-for-bit the one the in-process path
 gives with the same seeds, wherever a block runs. The embedding's block products run as tasks
-on the workers. Only the n x k blocks travel: the driver sends V, and each partition returns its
-share of ``A V``.
+on the workers. Only the n x k blocks travel: the driver sends V, each partition computes its
+share of ``A V``, and the shares are summed in a tree on the workers.
 
 Nothing here imports Dask. The functions take a ``dask.distributed.Client`` and call its
 ``submit``, ``scatter`` and ``gather`` methods.
@@ -25,6 +25,17 @@ from ..release._flip import EdgeFlip, flip_block
 from ..utils._random import block_streams, check_random_state, item_streams, stage_tag
 
 __all__ = ["DistributedPackedGraph", "distributed_private_grdpg", "distributed_embedding"]
+
+
+# Shares summed by one task of the reduction tree.
+_FAN_IN = 4
+
+
+def _sum(*blocks):
+    out = blocks[0].copy()
+    for b in blocks[1:]:
+        out += b
+    return out
 
 
 def _partition_words(X, J, sparsity, rate, n, blocks, sample_streams, flip_streams):
@@ -70,9 +81,13 @@ class DistributedPackedGraph:
         shared = self.client.scatter(Vb, broadcast=True, hash=False)
         shares = [self.client.submit(packed_rows_matmat, f, i0, i1, self.n, shared, pure=False)
                   for f, (i0, i1) in zip(self.futures, self.partitions)]
-        out = np.zeros_like(Vb)
-        for share in self.client.gather(shares):
-            out += share
+        # Every partition's share is a whole n x k block (its rows' transposed half reaches
+        # every row): summed in a tree on the workers, so one block reaches the driver
+        # instead of one a partition.
+        while len(shares) > 1:
+            shares = [self.client.submit(_sum, *shares[i:i + _FAN_IN], pure=False)
+                      for i in range(0, len(shares), _FAN_IN)]
+        out = shares[0].result()
         return out[:, 0] if squeeze else out
 
     def gather(self):

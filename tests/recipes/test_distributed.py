@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from tdadp import EdgeFlip, adjacency_spectral_embedding, circle, sample_grdpg
+from tdadp.embed._packed_ops import packed_matmat
 from tdadp.recipes import distributed_embedding, distributed_private_grdpg
 
 distributed = pytest.importorskip("distributed")
@@ -40,3 +41,17 @@ def test_local_cluster_release_and_embedding_equal_the_in_process_ones(client, e
     Y = np.asarray(distributed_embedding(G, 3, adjust=np.isfinite(eps)))
     Z = np.asarray(adjacency_spectral_embedding(P, 3, adjust=bool(np.isfinite(eps))))
     np.testing.assert_allclose(Y @ Y.T, Z @ Z.T, atol=1e-9)
+
+
+def test_shares_of_many_partitions_are_summed_on_the_workers(client):
+    # 12 row blocks in 9 partitions: a reduction tree of two levels (fan-in 4).
+    n = 10_000
+    X = circle(n, random_state=3)
+    G = distributed_private_grdpg(client, X, 1.0, graph_random_state=4, flip_random_state=5,
+                                  n_partitions=9)
+    assert len(G.partitions) == 9
+    P = G.gather()
+    V = np.random.default_rng(1).standard_normal((n, 5))
+    np.testing.assert_allclose(G.matmat(V), packed_matmat(P, V), rtol=1e-12, atol=1e-9)
+    np.testing.assert_allclose(G.matmat(V[:, 0]), packed_matmat(P, V[:, :1])[:, 0],
+                               rtol=1e-12, atol=1e-9)
