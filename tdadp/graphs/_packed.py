@@ -75,12 +75,26 @@ def fill_blocks(out, block_words, streams, n_threads=None):
     return out
 
 
+# Set bits of each byte value: numpy < 2 has no bitwise_count.
+_BYTE_BITS = np.array([bin(b).count("1") for b in range(256)], dtype=np.uint8)
+# Words counted at a time: a few MiB of counts, whatever the graph's size.
+_COUNT_CHUNK = 1 << 22
+
+
 def _popcount(words):
-    """Set bits of each uint64 word (numpy >= 2 counts them in place)."""
+    """Set bits of each uint64 word."""
+    words = np.ascontiguousarray(words, dtype=np.uint64)
     if hasattr(np, "bitwise_count"):
         return np.bitwise_count(words)
-    bits = np.unpackbits(np.ascontiguousarray(words).view(np.uint8), axis=-1)
-    return bits.reshape(words.shape + (64,)).sum(axis=-1, dtype=np.int64)
+    return _BYTE_BITS[words.view(np.uint8)].reshape(words.shape + (8,)).sum(
+        axis=-1, dtype=np.uint8)
+
+
+def _count_bits(words):
+    """Set bits in all of ``words``, a chunk at a time (no per-bit or per-word array of the
+    whole buffer: 8 GiB of unpacked bits for a graph on 100,000 nodes)."""
+    return sum(int(_popcount(words[a:a + _COUNT_CHUNK]).sum(dtype=np.int64))
+               for a in range(0, words.size, _COUNT_CHUNK))
 
 
 def _carried(A, nodes, guarantee):
@@ -469,7 +483,7 @@ class PackedAdjacency:
 
     def count_edges(self):
         """Number of edges (set bits)."""
-        return int(_popcount(self.words).sum(dtype=np.int64))
+        return _count_bits(self.words)
 
     def copy(self):
         return PackedAdjacency(self.n, self.words.copy(), nodes=self.nodes,
