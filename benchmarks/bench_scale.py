@@ -1,19 +1,51 @@
 """Private graphs at scale: sample -> edgeFlip -> adjusted ASE -> alpha H1 -> ToMATo, packed.
 
-The packed path (one bit per dyad) against the dense path, at n = 10,000 to 100,000, each
-size in a fresh subprocess so that peak memory is per pipeline. Targets (issue 10): the
-packed pipeline at n = 100,000 in at most 3 minutes with a peak of at most 4 GiB.
+The packed path (one bit per dyad) against the dense path and graspologic (its rdpg sampler,
+a numpy flip and its ASE on the dense float64 matrix, plain: it has no privacy adjustment),
+at n = 10,000 to 100,000 where each fits, every size in a fresh subprocess so that peak memory
+is per pipeline. Then edgeFlip of a sparse graph (100,000 nodes, 1M edges) into packed form.
+Targets (issue 10): the packed pipeline at n = 100,000 in at most 3 minutes with a peak of at
+most 4 GiB; the sparse flip in at most 30 s.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 
 from benchmarks._common import machine, measure_in_child
 
 EPS = 1.0
 N_COMPONENTS = 3
+
+
+SPARSE_N, SPARSE_EDGES = 100_000, 1_000_000
+
+
+def _graspologic_embedding(n, seed):
+    import numpy as np
+    from graspologic.embed import AdjacencySpectralEmbed
+    from graspologic.simulations import rdpg
+
+    import tdadp
+    from benchmarks._common import timed
+
+    X = np.asarray(tdadp.circle(n, random_state=seed))
+    np.random.seed(seed)  # noqa: NPY002 - graspologic's samplers use the global state
+    A, t_sample = timed(rdpg, X, rescale=False, directed=False, loops=False)
+
+    def flip(A):
+        rng = np.random.default_rng(seed + 2)
+        F = np.triu(rng.random(A.shape) < tdadp.flip_probability(EPS), 1)
+        F |= F.T
+        A[F] = 1 - A[F]
+        return A
+
+    B, t_flip = timed(flip, A)
+    ase = AdjacencySpectralEmbed(n_components=N_COMPONENTS, diag_aug=False)
+    Y, t_embed = timed(ase.fit_transform, B)
+    return Y, t_sample, t_flip, t_embed
 
 
 def run(n, path, seed=0):
@@ -22,14 +54,17 @@ def run(n, path, seed=0):
     import tdadp
     from benchmarks._common import peak_rss_gib, timed
 
-    output = "packed" if path == "packed" else "dense"
-    X = tdadp.circle(n, random_state=seed)
-    A, t_sample = timed(tdadp.sample_grdpg, X, random_state=seed + 1, output=output)
-    B, t_flip = timed(tdadp.edge_flip, A, EPS, random_state=seed + 2, output=output)
-    del A
-    Y, t_embed = timed(tdadp.adjacency_spectral_embedding, B, n_components=N_COMPONENTS,
-                       adjust=True)
-    del B
+    if path == "graspologic":
+        Y, t_sample, t_flip, t_embed = _graspologic_embedding(n, seed)
+    else:
+        output = "packed" if path == "packed" else "dense"
+        X = tdadp.circle(n, random_state=seed)
+        A, t_sample = timed(tdadp.sample_grdpg, X, random_state=seed + 1, output=output)
+        B, t_flip = timed(tdadp.edge_flip, A, EPS, random_state=seed + 2, output=output)
+        del A
+        Y, t_embed = timed(tdadp.adjacency_spectral_embedding, B, n_components=N_COMPONENTS,
+                           adjust=True)
+        del B
     Y = np.asarray(Y)
     _, t_alpha = timed(tdadp.persistence_diagram, Y, complex="alpha",
                        homology_dimensions=(1,))
@@ -41,32 +76,73 @@ def run(n, path, seed=0):
     return times
 
 
+def run_sparse_flip(n=SPARSE_N, m=SPARSE_EDGES, seed=0):
+    """edgeFlip at eps = 1 of a sparse graph with ``m`` uniformly random edges, into packed."""
+    import numpy as np
+    import scipy.sparse as sp
+
+    import tdadp
+    from benchmarks._common import peak_rss_gib, timed
+
+    rng = np.random.default_rng(seed)
+    i, j = rng.integers(0, n, (2, int(2.4 * m)))  # half are i < j, a few repeat
+    keep = i < j
+    pairs = np.unique(i[keep].astype(np.int64) * n + j[keep])[:m]
+    i, j = np.divmod(pairs, n)
+    U = sp.coo_matrix((np.ones(pairs.size, dtype=np.uint8), (i, j)), shape=(n, n))
+    A = (U + U.T).tocsr()
+    B, t_flip = timed(tdadp.edge_flip, A, EPS, random_state=seed + 1, output="packed")
+    return {"edges": int(pairs.size), "flip": t_flip, "released_edges": B.count_edges(),
+            "peak_gib": peak_rss_gib()}
+
+
+# Bytes a path needs, from its n x n arrays: the dense path a uint8 release and its float32
+# copy (measured 12.2 GiB of peak at n = 50,000); graspologic's float64 matrices (rdpg's P,
+# its uniforms, the graph, the SVD's copies: measured 16.9 GiB at n = 20,000).
+_NEEDS = {"dense": lambda n: 5.0 * n * n, "graspologic": lambda n: 45.0 * n * n}
+
+
 def _measure(n, path):
     return measure_in_child("benchmarks.bench_scale", path, n)
+
+
+def _graspologic_installed():
+    try:
+        import graspologic  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="n = 10,000 only")
     parser.add_argument("--sizes", type=int, nargs="*")
-    parser.add_argument("--paths", nargs="*", default=["packed", "dense"])
+    parser.add_argument("--paths", nargs="*", default=["packed", "dense", "graspologic"])
     parser.add_argument("--figure", help="write a figure of time and peak memory against n "
                         "(default: figures/scale.png for the full sizes)")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
-        print(json.dumps(run(int(args.child[1]), args.child[0])))
+        path, n = args.child[0], int(args.child[1])
+        print(json.dumps(run_sparse_flip(n) if path == "sparse" else run(n, path)))
         return
-    sizes = args.sizes or ([10_000] if args.quick else [10_000, 20_000, 40_000, 100_000])
+    sizes = args.sizes or ([10_000] if args.quick else [10_000, 20_000, 40_000, 50_000,
+                                                          100_000])
+    paths = list(args.paths)
+    if "graspologic" in paths and not _graspologic_installed():
+        print("graspologic is not installed: skipped (make bench installs it)")
+        paths.remove("graspologic")
     print(f"machine: {machine()}")
+    total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     results = []
     print(f"{'path':<8} {'n':>8} {'sample':>8} {'flip':>8} {'embed':>8} {'alpha':>8} "
           f"{'tomato':>8} {'total':>8} {'peak GiB':>9}")
     for n in sizes:
-        for path in args.paths:
-            if path == "dense" and n > 40_000:
-                print(f"{path:<8} {n:>8}  skipped: the dense path needs ~{10 * n * n / 1e9:.0f}"
-                      " GB")
+        for path in paths:
+            if path in _NEEDS and _NEEDS[path](n) > 0.9 * total:
+                print(f"{path:<8} {n:>8}  skipped: needs more than "
+                      f"{_NEEDS[path](n) / 2**30:.0f} GiB ({total / 2**30:.0f} GiB here)")
                 continue
             r = _measure(n, path)
             if "error" in r:
@@ -76,6 +152,14 @@ def main(argv=None):
             print(f"{path:<8} {n:>8} {r['sample']:8.1f} {r['flip']:8.1f} {r['embed']:8.1f} "
                   f"{r['alpha_h1']:8.1f} {r['tomato']:8.1f} {r['total']:8.1f} "
                   f"{r['peak_gib']:9.2f}", flush=True)
+    if not args.quick:
+        r = measure_in_child("benchmarks.bench_scale", "sparse", SPARSE_N)
+        if "error" in r:
+            print(f"sparse flip: error: {r['error']}")
+        else:
+            print(f"edgeFlip (eps = {EPS:g}) of a sparse graph, n = {SPARSE_N:,} with "
+                  f"{r['edges']:,} edges, into packed form: {r['flip']:.1f} s, "
+                  f"{r['released_edges']:,} edges released, peak {r['peak_gib']:.2f} GiB")
     figure = args.figure or (None if (args.quick or args.sizes) else "figures/scale.png")
     if figure and results:
         _figure(results, figure)
@@ -89,15 +173,17 @@ def _figure(results, path):
     import matplotlib.pyplot as plt
 
     fig, (ax_t, ax_m) = plt.subplots(1, 2, figsize=(9, 3.6))
-    for kind, style, color in (("packed", "o-", "C0"), ("dense", "s--", "C1")):
+    for kind, style, color in (("packed", "o-", "C0"), ("dense", "s--", "C1"),
+                               ("graspologic", "^:", "C2")):
         rows = sorted((r for r in results if r["path"] == kind), key=lambda r: r["n"])
         if not rows:
             continue
         n = [r["n"] for r in rows]
-        ax_t.plot(n, [r["total"] for r in rows], style, color=color, label=f"{kind}: total")
+        name = "graspologic (plain ASE)" if kind == "graspologic" else kind
+        ax_t.plot(n, [r["total"] for r in rows], style, color=color, label=f"{name}: total")
         ax_t.plot(n, [r["embed"] for r in rows], style, color=color, alpha=0.4,
-                  label=f"{kind}: embedding")
-        ax_m.plot(n, [r["peak_gib"] for r in rows], style, color=color, label=kind)
+                  label=f"{name}: embedding")
+        ax_m.plot(n, [r["peak_gib"] for r in rows], style, color=color, label=name)
     ax_t.axhline(180, color="grey", lw=0.8, ls=":", label="target at n = 100,000")
     ax_m.axhline(4, color="grey", lw=0.8, ls=":", label="target at n = 100,000")
     for ax in (ax_t, ax_m):
