@@ -10,6 +10,7 @@ from sklearn.metrics import adjusted_rand_score
 from tdadp.cluster import ToMATo, tomato
 from tdadp.cluster._density import edges_to_csr, knn_distances, knn_graph_edges
 from tdadp.cluster._hierarchy import build_merge_tree
+from tdadp.cluster._tomato import default_k
 
 
 def _blobs(n_per=150, centers=((0, 0), (4, 0), (0, 4)), scale=0.4, seed=0):
@@ -239,8 +240,9 @@ def test_tomato_function_single_and_batch():
 @pytest.mark.parametrize(
     "params,match",
     [
-        (dict(k=0), "'k' parameter of ToMATo must be an int in \\[1, inf\\); got 0"),
-        (dict(k=2.5), "'k' parameter of ToMATo must be an int"),
+        (dict(k=0), "'k' parameter of ToMATo must be None or an int in \\[1, inf\\); got 0"),
+        (dict(k=2.5), "'k' parameter of ToMATo must be None or an int"),
+        (dict(metric="cosine"), "'metric' parameter of ToMATo"),
         (dict(n_clusters=0), "'n_clusters' parameter of ToMATo must be None or an int"),
         (dict(n_clusters=2, merge_threshold=0.1), "not both"),
         (dict(merge_threshold=-1.0), "'merge_threshold' parameter.*\\[0, inf\\]"),
@@ -269,7 +271,7 @@ def test_too_few_points_for_k_clamps_it_with_a_warning():
     X = np.random.default_rng(0).normal(size=(12, 3))
     with pytest.warns(UserWarning, match=r"k=15 neighbours need at least 16 points.*"
                                          r"n_samples=12: using k=11"):
-        est = ToMATo().fit(X)
+        est = ToMATo(k=15).fit(X)
     assert est.k_ == 11 and est.density_k_ == 11 and est.get_params()["k"] == 15
     # the clamped fit is the fit with the effective value
     np.testing.assert_array_equal(est.labels_, ToMATo(k=11).fit(X).labels_)
@@ -281,6 +283,8 @@ def test_too_few_points_for_k_clamps_it_with_a_warning():
         warnings.simplefilter("error")
         est = ToMATo(k=5).fit(X)  # the default density_k = min(2 k, n - 1), silently
         assert (est.k_, est.density_k_) == (5, 10)
+        est = ToMATo().fit(X)  # the default k = round(1.5 ln 12) = 4, silently
+        assert (est.k_, est.density_k_) == (4, 8)
         # neighbour counts a fit does not use are not warned about
         ToMATo(graph="radius", radius=1.0, density="logKDE", density_k=50).fit(X)
     assert ToMATo(k=1).fit(X[:2]).labels_.shape == (2,)
@@ -340,3 +344,52 @@ def test_a_cloud_beyond_memory_is_refused_up_front(monkeypatch):
     monkeypatch.setattr(validation, "memory_limits", lambda **kw: {"a test budget": 1e6})
     with pytest.raises(ValueError, match="ToMATo on 5000 points in R\\^3"):
         ToMATo(k=10).fit(X)
+
+
+def test_default_k_grows_like_log_n():
+    assert [default_k(n) for n in (2, 3, 12, 34, 1600, 4000, 10**6)] == [1, 2, 4, 5, 11, 12, 21]
+
+
+@pytest.mark.parametrize("n_clusters", [2, 3, 7])
+def test_n_clusters_is_met_on_a_density_with_one_mode(n_clusters):
+    # One Gaussian blob: at the default scale its density has fewer modes than asked for
+    # (the old fit returned fewer clusters, with a warning); the fit refines the scale.
+    X = np.random.default_rng(3).normal(size=(400, 2))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        est = ToMATo(n_clusters=n_clusters, k=60).fit(X)
+    assert est.n_clusters_ == n_clusters
+    assert np.unique(est.labels_).size == n_clusters
+    assert est.scale_refined_ and est.k_ < 60
+    assert est.diagram_.shape[0] >= n_clusters
+    assert not ToMATo(k=60).fit(X).scale_refined_
+
+
+def test_n_clusters_is_met_when_the_graph_has_more_components():
+    rng = np.random.default_rng(4)
+    X = np.concatenate([rng.normal(c, 0.01, (20, 2)) for c in (0.0, 5.0, 10.0)])
+    assert ToMATo(k=3).fit(X).n_connected_components_ >= 3
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        est = ToMATo(n_clusters=2, k=3).fit(X)
+    assert est.n_clusters_ == 2 and np.unique(est.labels_).size == 2
+    assert est.k_ > 3 and est.scale_refined_
+
+
+def test_more_clusters_than_points_is_refused():
+    with pytest.raises(ValueError, match="n_clusters=6 clusters need at least as many points"):
+        ToMATo(n_clusters=6).fit(np.random.default_rng(0).normal(size=(5, 2)))
+
+
+def test_angular_metric_clusters_directions():
+    # Two rays from the origin, each with points at every distance (degrees vary within a
+    # community): no density mode per ray in the plane, one per direction on the circle.
+    rng = np.random.default_rng(5)
+    r = rng.uniform(0.05, 1.0, 300)
+    angles = np.r_[np.full(150, 0.3), np.full(150, 1.2)] + rng.normal(0, 0.03, 300)
+    X = np.column_stack([r * np.cos(angles), r * np.sin(angles)])
+    y = np.r_[np.zeros(150), np.ones(150)]
+    est = ToMATo(n_clusters=2, metric="angular").fit(X)
+    assert adjusted_rand_score(y, est.labels_) == 1.0
+    unit = X / np.linalg.norm(X, axis=1, keepdims=True)
+    np.testing.assert_array_equal(est.labels_, ToMATo(n_clusters=2).fit(unit).labels_)
