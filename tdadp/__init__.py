@@ -7,6 +7,7 @@ estimator with a function twin, and maps one item or a batch of items.
 """
 
 from .cluster import (
+    BICGaussianMixture,
     ToMATo,
     clustering_scores,
     misclassification_rate,
@@ -139,6 +140,7 @@ __all__ = [
     # clustering
     "ToMATo",
     "tomato",
+    "BICGaussianMixture",
     "plot_prominence",
     "make_private_clustering",
     "misclassification_rate",

@@ -14,6 +14,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from ..utils._batch import join_batch, map_items, split_batch
 from ..utils._params import Interval, Options, ParamsMixin, Rule, check_param
+from ..utils._random import check_random_state, item_streams, stage_tag
 from ..utils._validation import as_real_array, check_memory
 from ._density import (
     knn_distances,
@@ -23,6 +24,7 @@ from ._density import (
     radius_graph_edges,
 )
 from ._hierarchy import build_merge_tree
+from ._selection import most_stable, resolve_candidate, stability_candidates
 
 try:  # scikit-learn >= 1.6
     from sklearn.utils.validation import validate_data as _validate_data
@@ -34,7 +36,7 @@ __all__ = ["ToMATo", "tomato", "default_k"]
 
 _DENSITIES = ("logDTM", "DTM", "logKDE", "KDE")
 _GRAPHS = ("knn", "radius")
-_METRICS = ("euclidean", "angular")
+_METRICS = ("auto", "euclidean", "angular")
 
 # scipy's k-d tree takes -1 (all cores) or a positive number of workers, as a C long.
 _WORKERS = Rule("-1 or an int in [1, 2**31 - 1]",
@@ -300,13 +302,17 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
     dim : float or None, default=None
         Exponent of the DTM density (the dimension of the support for the estimate of [2]_ to
         be consistent); None means the number of features.
-    metric : {"euclidean", "angular"}, default="euclidean"
+    metric : {"auto", "euclidean", "angular"}, default="auto"
         Geometry of the points. ``"angular"`` scales every row to unit length first (rows of
         zeros stay at the origin), so that the clusters are directions: the geometry of the
         spectral embedding of a network whose nodes' degrees vary within a community (a
         degree-corrected block model puts each community on a ray from the origin, which no
-        density mode marks), as in spherical spectral clustering [3]_.
-        :func:`~tdadp.make_private_clustering` uses it.
+        density mode marks), as in spherical spectral clustering [3]_. ``"auto"``: given
+        ``n_clusters``, the more stable of the two (see the Notes); otherwise
+        ``"euclidean"``.
+    random_state : None, int, numpy Generator or SeedSequence, default=None
+        Seeds the subsamples of the stability selection (used only when ``n_clusters`` is
+        given and a choice is left open).
     n_jobs : int or None, default=None
         Threads for the nearest-neighbour queries (None: 1, -1: all cores).
 
@@ -341,7 +347,13 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
         Number of neighbours used by the DTM density.
     scale_refined_ : bool
         Whether ``n_clusters`` made the fit change ``k_`` or ``density_k_`` from the
-        requested or default values.
+        selected, requested or default values.
+    metric_ : str
+        The metric used, ``"euclidean"`` or ``"angular"``.
+    selection_ : list of dict or None
+        The settings compared by the stability selection, one dict each (``metric``, ``k``,
+        ``density_k`` on the whole cloud, ``stability`` in [-1, 1], ``resolved``); None when
+        nothing was selected.
     n_features_in_ : int
         Number of features seen during fit.
 
@@ -367,17 +379,26 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
     cluster structure (uniform noise) it may still report a spurious second cluster; inspect
     the diagram with :func:`plot_prominence` and pass ``n_clusters`` when in doubt.
 
-    **Defaults.** The graph and the density use the same ``k = round(1.5 ln n)`` neighbours.
-    A k-nearest-neighbour graph separates clusters and keeps each connected when ``k`` grows
-    like ``log n`` [4]_; a fixed ``k`` does not adapt: the former default of 15 (density over
-    30) covered half of a 34-node network, whose density then has a single mode, so that
-    ``n_clusters=2`` gave one cluster (adjusted Rand index 0 on Zachary's karate club and on
-    the Davis southern women, against 0.49 to 0.89 for k-means). Measured with the angular
-    metric on the privacy-adjusted embedding, mean over 10 releases: karate club (34 nodes,
-    k = 5) 0.67 at eps = 4 and 0.88 without privacy; Davis southern women (32 nodes, k = 5)
-    0.94 and 1.00; on two concentric latent circles (3,000 + 1,000 nodes, eps = 2, k = 12)
-    the automatic cut separates the rings (adjusted Rand index 1.0 on 5 of 5 releases, in
-    both metrics), where k-means scores 0.
+    **Defaults.** The graph uses ``k = round(1.5 ln n)`` neighbours (:func:`default_k`) and
+    the density twice as many. A k-nearest-neighbour graph separates clusters and keeps each
+    connected when ``k`` grows like ``log n`` [4]_; a fixed ``k`` does not adapt: the former
+    default of 15 (density over 30) covered half of a 34-node network, whose density then
+    has a single mode, so that ``n_clusters=2`` gave one cluster (adjusted Rand index 0 on
+    Zachary's karate club and on the Davis southern women, against 0.49 to 0.89 for k-means).
+
+    **Stability selection.** Given ``n_clusters``, the choices left open (``metric="auto"``:
+    euclidean or angular; ``k=None``: 0.5, 1 or 2 times :func:`default_k`;
+    ``density_k=None``: 1 or 2 times ``k``) are compared on 10 random subsamples of 80% of
+    the points (at most 2,000), each clustered into ``n_clusters``. The setting whose
+    clusterings agree most (mean adjusted Rand index over pairs of subsamples, on their
+    common points) is kept [5]_; settings that split off a cluster smaller than their
+    neighbourhoods (a stable outlier) rank last. :attr:`selection_` lists the scores. On the
+    privacy-adjusted embedding, mean adjusted Rand index over 10 releases (k-means, Gaussian
+    mixture by BIC): karate club 0.67 at eps = 4 (0.49, 0.11) and 0.88 without privacy
+    (0.88, 0.16); Davis southern women 0.84 at eps = 4 (0.89, 0.90) and 1.00 (0.89, 1.00);
+    two concentric latent circles (1,200 + 400 and 3,000 + 1,000 nodes, eps = 2) 0.95 to
+    1.00, where k-means scores 0. Degree-heterogeneous networks choose the angular metric,
+    the circles the euclidean one.
 
     **Cost.** One k-d tree query, then the hill climbing by vectorised pointer jumping and a
     union-find over the edges of a spanning forest of the basins only: about O(n k log n).
@@ -399,6 +420,8 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
     .. [4] M. Maier, M. Hein and U. von Luxburg, "Optimal construction of k-nearest-neighbor
        graphs for identifying noisy clusters", Theoretical Computer Science 410(19),
        1749-1764, 2009.
+    .. [5] U. von Luxburg, "Clustering stability: an overview", Foundations and Trends in
+       Machine Learning 2(3), 235-274, 2010.
 
     Examples
     --------
@@ -427,13 +450,15 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
         "density_k": [None, "positive_int"],
         "dim": [None, Interval("real", 0, None, "neither")],
         "metric": [Options(*_METRICS)],
+        "random_state": ["random_state"],
         "n_jobs": [None, _WORKERS],
     }
 
     def __init__(self, n_clusters=None, merge_threshold=None, k=None, density="logDTM",
                  graph="knn", radius=None, bandwidth=None, density_k=None, dim=None,
-                 metric="euclidean", n_jobs=None):
+                 metric="auto", random_state=None, n_jobs=None):
         self.n_clusters = n_clusters
+        self.random_state = random_state
         self.merge_threshold = merge_threshold
         self.k = k
         self.metric = metric
@@ -465,6 +490,8 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
             as_real_array(X, "a point cloud", finite=False)
         X = _validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
         p = _resolve(self.get_params(), X.shape[0], X.shape[1])
+        p, self.selection_ = self._select(X, p)
+        self.metric_ = p["metric"]
         if p["metric"] == "angular":
             X = _angular(X)
         if p["n_clusters"] is None:
@@ -483,6 +510,36 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
         self.n_connected_components_ = tree.n_components
         self._apply_cut(p["n_clusters"], p["merge_threshold"])
         return self
+
+    def _select(self, X, p):
+        """Settings of the fit: with ``n_clusters``, the most stable of the open choices
+        (``metric="auto"``, ``k=None``, ``density_k=None``); else the defaults."""
+        candidates = stability_candidates(self.metric, self.k, self.density_k)
+        if p["n_clusters"] is None or len(candidates) == 1 or p["graph"] != "knn":
+            return dict(p, metric="euclidean" if p["metric"] == "auto" else p["metric"]), None
+        K = p["n_clusters"]
+
+        def cluster(Y, candidate):
+            metric, k, density_k = resolve_candidate(candidate, Y.shape[0], default_k)
+            q = dict(p, k=k, density_k=density_k, n_jobs=None)
+            q, _, tree = _refined_fit(_angular(Y) if metric == "angular" else Y, q, K)
+            with warnings.catch_warnings():
+                # a subsample whose density cannot give K clusters scores low, silently
+                warnings.simplefilter("ignore", UserWarning)
+                c, _ = _resolve_cut(tree, K)
+            labels = tree.labels(c)
+            return labels, np.bincount(labels).min() > q["k"]
+
+        rng = check_random_state(self.random_state, stage_tag("ToMATo"))
+        best, scores, resolved = most_stable(X, K, candidates, cluster, rng)
+        rows = []
+        for candidate, score, ok in zip(candidates, scores, resolved):
+            metric, k, density_k = resolve_candidate(candidate, X.shape[0], default_k)
+            rows.append(dict(metric=metric, k=k, density_k=density_k, stability=float(score),
+                             resolved=bool(ok)))
+        chosen = rows[best]
+        return dict(p, metric=chosen["metric"], k=chosen["k"],
+                    density_k=chosen["density_k"]), rows
 
     def _apply_cut(self, n_clusters, merge_threshold):
         c, tau = _resolve_cut(self._tree, n_clusters, merge_threshold)
@@ -536,8 +593,8 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
 
 
 def tomato(X, *, n_clusters=None, merge_threshold=None, k=None, density="logDTM", graph="knn",
-           radius=None, bandwidth=None, density_k=None, dim=None, metric="euclidean",
-           n_jobs=None, return_diagram=False):
+           radius=None, bandwidth=None, density_k=None, dim=None, metric="auto",
+           random_state=None, n_jobs=None, return_diagram=False):
     """ToMATo cluster labels of one point cloud or of each point cloud of a batch.
 
     The function twin of :class:`ToMATo`; see it for the parameters.
@@ -549,6 +606,10 @@ def tomato(X, *, n_clusters=None, merge_threshold=None, k=None, density="logDTM"
         different sizes), each clustered independently.
     n_clusters, merge_threshold, k, density, graph, radius, bandwidth, density_k, dim, metric :
         As in :class:`ToMATo`.
+    random_state : None, int, numpy Generator or SeedSequence, default=None
+        Seeds the subsamples that choose the metric and scale (given ``n_clusters``). Each
+        point cloud of a batch gets its own stream (spawned by batch position), so an int
+        gives, for a single cloud, the estimator's result with the same int.
     n_jobs : int or None, default=None
         Threads: over the point clouds of a batch, else for the neighbour queries.
     return_diagram : bool, default=False
@@ -581,15 +642,16 @@ def tomato(X, *, n_clusters=None, merge_threshold=None, k=None, density="logDTM"
     """
     items, single = split_batch(X, what="point cloud")
     inner_jobs = n_jobs if single else None
+    streams = item_streams(random_state, range(len(items)), stage_tag("ToMATo"))
 
-    def run(item):
+    def run(item, stream):
         est = ToMATo(n_clusters=n_clusters, merge_threshold=merge_threshold, k=k,
                      density=density, graph=graph, radius=radius, bandwidth=bandwidth,
-                     density_k=density_k, dim=dim, metric=metric,
+                     density_k=density_k, dim=dim, metric=metric, random_state=stream,
                      n_jobs=inner_jobs).fit(item)
         return (est.labels_, est.diagram_) if return_diagram else est.labels_
 
-    outputs = map_items(run, items, n_jobs=None if single else n_jobs)
+    outputs = map_items(run, items, streams, n_jobs=None if single else n_jobs)
     if return_diagram:
         labels = join_batch([o[0] for o in outputs], single)
         diagrams = join_batch([o[1] for o in outputs], single)

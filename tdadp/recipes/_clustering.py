@@ -5,6 +5,7 @@ from __future__ import annotations
 from sklearn.cluster import KMeans, SpectralClustering
 from sklearn.pipeline import Pipeline
 
+from ..cluster._gmm import BICGaussianMixture
 from ..cluster._tomato import ToMATo
 from ..embed._embedding import AdjacencySpectralEmbedding
 from ..release._flip import EdgeFlip
@@ -12,20 +13,20 @@ from ..utils._params import Options, check_param
 
 __all__ = ["make_private_clustering"]
 
-_CLUSTERERS = ("tomato", "kmeans", "spectral")
+_CLUSTERERS = ("tomato", "kmeans", "gmm", "spectral")
 
 # The recipe's own arguments, checked when it builds (the steps check theirs again in fit).
 # epsilon = 0 is refused: pure noise leaves the adjusted embedding nothing to recover.
 _ARGUMENTS = {
     "clusterer": [Options(*_CLUSTERERS)],
     "epsilon": ["positive_epsilon"],
-    "n_components": ["positive_int"],
+    "n_components": [None, "positive_int"],
     "n_clusters": [None, "positive_int"],
     "random_state": ["secure_random_state"],
 }
 
 
-def make_private_clustering(clusterer="tomato", *, epsilon, n_components=3, n_clusters=None,
+def make_private_clustering(clusterer="tomato", *, epsilon, n_components=None, n_clusters=None,
                             random_state=None, **clusterer_params):
     """Pipeline edgeFlip -> privacy-adjusted spectral embedding -> clusterer.
 
@@ -40,19 +41,22 @@ def make_private_clustering(clusterer="tomato", *, epsilon, n_components=3, n_cl
 
     Parameters
     ----------
-    clusterer : {"tomato", "kmeans", "spectral"}, default="tomato"
-        :class:`ToMATo`, scikit-learn's ``KMeans`` (``n_init=10``), or scikit-learn's
-        ``SpectralClustering`` with ``affinity="nearest_neighbors"``.
+    clusterer : {"tomato", "kmeans", "gmm", "spectral"}, default="tomato"
+        :class:`ToMATo` (geometry and scale chosen from the data), scikit-learn's ``KMeans``
+        (``n_init=10``), a Gaussian mixture chosen by BIC over the covariance types (and the
+        number of components when ``n_clusters`` is None; :class:`BICGaussianMixture`), the
+        standard for spectral clustering of random dot-product graphs [1]_ [2]_, or
+        scikit-learn's ``SpectralClustering`` with ``affinity="nearest_neighbors"``.
     epsilon : float in (0, inf]
         Privacy budget of edgeFlip (the ``mechanism`` step's ``epsilon``).
-    n_components : int >= 1, default=3
-        Embedding dimension.
+    n_components : int >= 1 or None, default=None
+        Embedding dimension; None chooses it from the scree plot of the release (Zhu and
+        Ghodsi's profile likelihood, as :class:`AdjacencySpectralEmbedding` does).
     n_clusters : int >= 1 or None, default=None
-        Number of clusters; None lets ToMATo choose it (k-means and spectral clustering need
-        it).
+        Number of clusters; None lets ToMATo or the Gaussian mixture choose it (k-means and
+        spectral clustering need it).
     random_state : None, int, numpy Generator, SeedSequence or "secure"
-        Seeds edgeFlip (and k-means / spectral clustering, when an int); "secure" for a real
-        release.
+        Seeds edgeFlip (and the clusterer, when an int); "secure" for a real release.
     **clusterer_params
         Further parameters of the clusterer.
 
@@ -67,6 +71,15 @@ def make_private_clustering(clusterer="tomato", *, epsilon, n_components=3, n_cl
         For an unknown ``clusterer``, an ``epsilon`` outside (0, inf], a bad
         ``n_components``, ``n_clusters`` or ``random_state``, or k-means / spectral
         clustering without ``n_clusters``.
+
+    References
+    ----------
+    .. [1] P. Rubin-Delanchy, J. Cape, M. Tang and C. E. Priebe, "A statistical
+       interpretation of spectral embedding: the generalised random dot product graph",
+       JRSS B 84(4), 1446-1473, 2022.
+    .. [2] A. Athreya, D. E. Fishkind, M. Tang, C. E. Priebe, Y. Park, J. T. Vogelstein,
+       K. Levin, V. Lyzinski, Y. Qin and D. L. Sussman, "Statistical inference on random dot
+       product graphs: a survey", JMLR 18(226), 1-92, 2018.
 
     Examples
     --------
@@ -89,7 +102,13 @@ def make_private_clustering(clusterer="tomato", *, epsilon, n_components=3, n_cl
         check_param(value, _ARGUMENTS[name], name, "make_private_clustering")
     seed = random_state if isinstance(random_state, int) else None
     if clusterer == "tomato":
-        last = ToMATo(n_clusters=n_clusters, **clusterer_params)
+        params = dict(random_state=seed)
+        params.update(clusterer_params)
+        last = ToMATo(n_clusters=n_clusters, **params)
+    elif clusterer == "gmm":
+        params = dict(random_state=seed)
+        params.update(clusterer_params)
+        last = BICGaussianMixture(n_clusters=n_clusters, **params)
     else:
         if n_clusters is None:
             raise ValueError(f"clusterer={clusterer!r} needs n_clusters.")

@@ -127,7 +127,10 @@ def test_recut_reuses_tree_and_matches_fit():
             continue
         labels = est.recut(n_clusters=c)
         assert est.n_clusters_ == c and np.unique(labels).size == c
-        refit = ToMATo(n_clusters=c).fit(X).labels_
+        # a fit given n_clusters chooses its own scale and metric; with the fitted ones fixed,
+        # it is the re-cut
+        refit = ToMATo(n_clusters=c, k=est.k_, density_k=est.density_k_,
+                       metric=est.metric_).fit(X).labels_
         np.testing.assert_array_equal(labels, refit)
         # the threshold reported reproduces the cut
         np.testing.assert_array_equal(est.recut(merge_threshold=est.merge_threshold_), labels)
@@ -228,9 +231,14 @@ def test_tomato_function_single_and_batch():
     labels, diagram = tomato(X, return_diagram=True)
     np.testing.assert_array_equal(labels, ToMATo().fit(X).labels_)
     assert diagram.shape[1] == 2
-    out = tomato([X, X[:200]], n_clusters=3)
+    out = tomato([X, X[:200]], n_clusters=3, random_state=7)
     assert isinstance(out, list) and [o.shape for o in out] == [(450,), (200,)]
-    np.testing.assert_array_equal(out[1], ToMATo(n_clusters=3).fit(X[:200]).labels_)
+    # each cloud of a batch has its own stream, whatever the others
+    np.testing.assert_array_equal(out[1], tomato([X[:10], X[:200]], n_clusters=3,
+                                                 random_state=7)[1])
+    np.testing.assert_array_equal(out[0], ToMATo(n_clusters=3, random_state=7).fit(X).labels_)
+    np.testing.assert_array_equal(tomato(X[:200], n_clusters=3, random_state=7),
+                                  ToMATo(n_clusters=3, random_state=7).fit(X[:200]).labels_)
     stacked = tomato(np.stack([X, X[::-1]]))
     assert len(stacked) == 2
 
@@ -357,12 +365,14 @@ def test_n_clusters_is_met_on_a_density_with_one_mode(n_clusters):
     X = np.random.default_rng(3).normal(size=(400, 2))
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        est = ToMATo(n_clusters=n_clusters, k=60).fit(X)
+        est = ToMATo(n_clusters=n_clusters, k=60, density_k=120, metric="euclidean").fit(X)
+    assert est.selection_ is None  # every choice given: nothing to select
     assert est.n_clusters_ == n_clusters
     assert np.unique(est.labels_).size == n_clusters
     assert est.scale_refined_ and est.k_ < 60
     assert est.diagram_.shape[0] >= n_clusters
-    assert not ToMATo(k=60).fit(X).scale_refined_
+    assert ToMATo(k=60, density_k=120).fit(X).n_clusters_ == 1
+    assert not ToMATo(k=60, density_k=120).fit(X).scale_refined_
 
 
 def test_n_clusters_is_met_when_the_graph_has_more_components():
@@ -393,3 +403,28 @@ def test_angular_metric_clusters_directions():
     assert adjusted_rand_score(y, est.labels_) == 1.0
     unit = X / np.linalg.norm(X, axis=1, keepdims=True)
     np.testing.assert_array_equal(est.labels_, ToMATo(n_clusters=2).fit(unit).labels_)
+
+
+def test_stability_selection_is_reported_and_reproducible():
+    X, _ = _blobs(seed=2)
+    est = ToMATo(n_clusters=2, random_state=3).fit(X)
+    assert est.metric_ in ("euclidean", "angular")
+    assert len(est.selection_) == 12  # 2 metrics x 3 neighbourhoods x 2 density scales
+    chosen = [r for r in est.selection_ if (r["metric"], r["k"], r["density_k"])
+              == (est.metric_, est.k_, est.density_k_)]
+    assert chosen and all(-1 <= r["stability"] <= 1 for r in est.selection_)
+    best = max(r["stability"] for r in est.selection_ if r["resolved"])
+    assert chosen[0]["stability"] == best
+    again = ToMATo(n_clusters=2, random_state=3).fit(X)
+    np.testing.assert_array_equal(again.labels_, est.labels_)
+    assert ToMATo(n_clusters=2, metric="euclidean", k=9, density_k=18).fit(X).selection_ is None
+    assert ToMATo().fit(X).selection_ is None and ToMATo().fit(X).metric_ == "euclidean"
+
+
+def test_a_stable_outlier_does_not_win_the_selection():
+    # One far point: cutting it off is perfectly stable (ARI 1 across subsamples) and useless.
+    rng = np.random.default_rng(6)
+    X = np.concatenate([rng.normal(0, 0.3, (150, 2)), rng.normal(3, 0.3, (150, 2)),
+                        [[40.0, 40.0]]])
+    est = ToMATo(n_clusters=2, random_state=0).fit(X)
+    assert np.bincount(est.labels_).min() > 100

@@ -1,0 +1,65 @@
+"""The Gaussian mixture baseline, chosen by BIC."""
+
+import numpy as np
+import pytest
+from sklearn.base import clone
+
+from tdadp import make_private_clustering, sample_grdpg, sbm
+from tdadp.cluster import BICGaussianMixture, clustering_scores
+
+
+def _blobs(seed=0):
+    rng = np.random.default_rng(seed)
+    X = np.concatenate([rng.normal(0, 0.3, (120, 2)), rng.normal(3, 0.3, (80, 2)),
+                        rng.normal((0, 4), 0.3, (100, 2))])
+    return X, np.repeat([0, 1, 2], [120, 80, 100])
+
+
+def test_bic_chooses_the_number_of_components():
+    X, y = _blobs()
+    est = BICGaussianMixture(random_state=0).fit(X)
+    assert est.n_clusters_ == 3
+    assert clustering_scores(y, est.labels_)["ari"] == 1.0
+    assert set(est.bic_) == {(c, k) for c in ("full", "tied", "diag", "spherical")
+                             for k in range(1, 11)}
+    assert est.bic_[(est.covariance_type_, 3)] == min(est.bic_.values())
+    np.testing.assert_array_equal(est.predict(X), est.labels_)
+
+
+def test_a_given_number_of_components_and_reproducibility():
+    X, _ = _blobs(1)
+    est = BICGaussianMixture(n_clusters=2, covariance_types=("full", "diag"),
+                             random_state=4).fit(X)
+    assert est.n_clusters_ == 2 and set(est.bic_) == {("full", 2), ("diag", 2)}
+    np.testing.assert_array_equal(clone(est).fit(X).labels_, est.labels_)
+
+
+@pytest.mark.parametrize("params,match", [
+    (dict(covariance_types=("full", "round")), "covariance_types must be"),
+    (dict(covariance_types=()), "covariance_types must be"),
+    (dict(n_clusters=0), "'n_clusters' parameter"),
+    (dict(n_clusters=500), "n_clusters=500 components need at least as many points"),
+])
+def test_bad_parameters_are_refused(params, match):
+    X, _ = _blobs()
+    with pytest.raises(ValueError, match=match):
+        BICGaussianMixture(**params).fit(X)
+
+
+def test_the_recipe_offers_the_mixture_and_the_automatic_dimension():
+    X = sbm([150, 150], [[0.5, 0.1], [0.1, 0.5]], random_state=0)
+    A = sample_grdpg(X, random_state=1)
+    pipe = make_private_clustering("gmm", epsilon=3.0, random_state=2)
+    labels = pipe.fit_predict(A)
+    assert pipe.named_steps["embedding"].n_components is None
+    assert pipe.named_steps["cluster"].n_clusters_ == 2
+    assert clustering_scores(X.labels, labels)["ari"] > 0.9
+    fixed = make_private_clustering("gmm", epsilon=3.0, n_clusters=2, random_state=2)
+    np.testing.assert_array_equal(fixed.fit_predict(A), labels)
+
+
+@pytest.mark.parametrize("estimator", [BICGaussianMixture(random_state=0),
+                                       BICGaussianMixture(n_clusters=2, random_state=0)],
+                         ids=repr)
+def test_sklearn_compatible(estimator, assert_sklearn_compatible):
+    assert_sklearn_compatible(estimator)

@@ -1,0 +1,47 @@
+"""Clustering real labelled networks (from networkx) with the defaults: ToMATo against k-means
+and the BIC Gaussian mixture, on the same releases."""
+
+import warnings
+
+import networkx as nx
+import numpy as np
+import pytest
+
+from tdadp import from_networkx, make_private_clustering
+from tdadp.cluster import clustering_scores
+
+
+def _karate():
+    G = nx.karate_club_graph()
+    return G, np.array([G.nodes[v]["club"] == "Officer" for v in G], dtype=int)
+
+
+def _davis():
+    G = nx.davis_southern_women_graph()
+    return G, np.array([G.nodes[v]["bipartite"] for v in G])
+
+
+def _mean_ari(A, y, clusterer, eps, releases=10):
+    scores = []
+    for r in range(releases):
+        pipe = make_private_clustering(clusterer, epsilon=eps, n_clusters=2, random_state=r)
+        scores.append(clustering_scores(y, pipe.fit_predict(A))["ari"])
+    return float(np.mean(scores))
+
+
+@pytest.mark.parametrize("network,eps", [
+    ("karate", 4.0), ("karate", np.inf), ("davis", np.inf),
+    pytest.param("davis", 4.0, marks=pytest.mark.xfail(
+        strict=True, reason="measured: ToMATo 0.841 against the Gaussian mixture's 0.904; two "
+        "of the ten releases leave no setting above 0.37")),
+])
+def test_tomato_with_its_defaults_is_within_005_of_the_best_baseline(network, eps):
+    G, y = {"karate": _karate, "davis": _davis}[network]()
+    with warnings.catch_warnings():  # karate's weights count shared activities: binarized
+        warnings.simplefilter("ignore", UserWarning)
+        A = from_networkx(G, weights="binarize")
+    tomato = _mean_ari(A, y, "tomato", eps)
+    best = max(_mean_ari(A, y, "kmeans", eps), _mean_ari(A, y, "gmm", eps))
+    assert tomato >= best - 0.05, (tomato, best)
+    # before the data-driven defaults ToMATo returned one cluster here (ARI 0)
+    assert tomato > 0.6
