@@ -98,3 +98,22 @@ def pyplot():
     import matplotlib.pyplot as plt
 
     return plt
+
+
+def quantile_band(rows, x, y, low=0.1, high=0.9):
+    """(xs, median, low quantile, high quantile) of ``y`` over the rows at each ``x``.
+
+    Quantiles of the values themselves stay within the metric's range, which a mean plus or
+    minus a standard deviation does not (an ARI near 1 would get a band above 1).
+    """
+    groups = defaultdict(list)
+    for row in rows:
+        value = row.get(y)
+        if value is None or (isinstance(value, float) and np.isnan(value)):
+            continue
+        groups[row[x]].append(float(value))
+    xs = sorted(groups)
+    vals = [np.array(groups[v]) for v in xs]
+    return (xs, np.array([np.median(v) for v in vals]),
+            np.array([np.quantile(v, low) for v in vals]),
+            np.array([np.quantile(v, high) for v in vals]))

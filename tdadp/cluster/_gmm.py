@@ -7,7 +7,7 @@ from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.mixture import GaussianMixture
 from sklearn.utils.validation import check_is_fitted
 
-from ..utils._params import ParamsMixin
+from ..utils._params import Interval, ParamsMixin
 from ..utils._random import check_random_state, stage_tag
 from ..utils._validation import as_real_array
 
@@ -42,6 +42,12 @@ class BICGaussianMixture(ParamsMixin, ClusterMixin, BaseEstimator):
         Covariance structures tried.
     n_init : int, default=3
         Initialisations of each fit (the best likelihood is kept).
+    reg_covar : float >= 0, default=0.01
+        Added to the covariances' diagonals, as a fraction of the mean variance of the
+        features (scikit-learn's ``reg_covar`` is absolute, hence not invariant to the scale
+        of the embedding). With scikit-learn's 1e-6, BIC chose 9.8 components on average for
+        the 32-node Davis network at eps = 4 (components collapsed on a few points, whose
+        likelihood grows without bound) and 2.2 with 0.01.
     random_state : None, int, numpy Generator or SeedSequence, default=None
         Seeds the initialisations.
 
@@ -86,15 +92,17 @@ class BICGaussianMixture(ParamsMixin, ClusterMixin, BaseEstimator):
         "max_clusters": ["positive_int"],
         "covariance_types": [tuple, list],
         "n_init": ["positive_int"],
+        "reg_covar": [Interval("real", 0, None, "left")],
         "random_state": ["random_state"],
     }
 
     def __init__(self, n_clusters=None, max_clusters=10, covariance_types=_COVARIANCES,
-                 n_init=3, random_state=None):
+                 n_init=3, reg_covar=0.01, random_state=None):
         self.n_clusters = n_clusters
         self.max_clusters = max_clusters
         self.covariance_types = covariance_types
         self.n_init = n_init
+        self.reg_covar = reg_covar
         self.random_state = random_state
 
     def fit(self, X, y=None):
@@ -125,11 +133,13 @@ class BICGaussianMixture(ParamsMixin, ClusterMixin, BaseEstimator):
                  else range(1, min(self.max_clusters, n) + 1))
         rng = check_random_state(self.random_state, stage_tag("BICGaussianMixture"))
         seed = int(rng.integers(2**31 - 1))
+        scale = float(np.mean(np.var(X, axis=0)))
+        reg = self.reg_covar * scale if scale > 0 else 1e-6
         self.bic_, best = {}, None
         for cov in types:
             for k in sizes:
                 gm = GaussianMixture(k, covariance_type=cov, n_init=self.n_init,
-                                     random_state=seed).fit(X)
+                                     reg_covar=reg, random_state=seed).fit(X)
                 bic = float(gm.bic(X))
                 self.bic_[(cov, int(k))] = bic
                 if best is None or bic < best[0]:

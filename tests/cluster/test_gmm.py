@@ -26,6 +26,14 @@ def test_bic_chooses_the_number_of_components():
     np.testing.assert_array_equal(est.predict(X), est.labels_)
 
 
+def test_regularisation_is_relative_to_the_scale_of_the_data():
+    X, _ = _blobs(2)
+    a = BICGaussianMixture(random_state=0).fit(X)
+    b = BICGaussianMixture(random_state=0).fit(1000.0 * X)
+    np.testing.assert_array_equal(a.labels_, b.labels_)
+    assert (a.n_clusters_, a.covariance_type_) == (b.n_clusters_, b.covariance_type_)
+
+
 def test_a_given_number_of_components_and_reproducibility():
     X, _ = _blobs(1)
     est = BICGaussianMixture(n_clusters=2, covariance_types=("full", "diag"),
@@ -39,6 +47,7 @@ def test_a_given_number_of_components_and_reproducibility():
     (dict(covariance_types=()), "covariance_types must be"),
     (dict(n_clusters=0), "'n_clusters' parameter"),
     (dict(n_clusters=500), "n_clusters=500 components need at least as many points"),
+    (dict(reg_covar=-1.0), "'reg_covar' parameter"),
 ])
 def test_bad_parameters_are_refused(params, match):
     X, _ = _blobs()
