@@ -10,6 +10,7 @@ from sklearn.metrics import adjusted_rand_score
 from tdadp.cluster import ToMATo, tomato
 from tdadp.cluster._density import edges_to_csr, knn_distances, knn_graph_edges
 from tdadp.cluster._hierarchy import build_merge_tree
+from tdadp.cluster._selection import adjusted_rand
 from tdadp.cluster._tomato import default_k
 
 
@@ -428,3 +429,12 @@ def test_a_stable_outlier_does_not_win_the_selection():
                         [[40.0, 40.0]]])
     est = ToMATo(n_clusters=2, random_state=0).fit(X)
     assert np.bincount(est.labels_).min() > 100
+
+
+def test_the_selection_s_adjusted_rand_index_is_scikit_learn_s():
+    rng = np.random.default_rng(8)
+    for n, ka, kb in [(2, 1, 1), (5, 1, 5), (30, 2, 3), (300, 4, 4), (300, 1, 1), (50, 50, 2)]:
+        a = rng.integers(0, ka, n)
+        b = rng.integers(0, kb, n)
+        for x, y in ((a, b), (a, a), (b, a)):
+            assert adjusted_rand(x, y) == pytest.approx(adjusted_rand_score(x, y), abs=1e-12)
