@@ -65,7 +65,7 @@ def main(argv=None):
     for n in sizes:
         for dim in (3, 4):
             X, y = _mixture(n, dim, seed=n + dim)
-            est = ToMATo(k=k, density_k=density_k, n_clusters=4)
+            est = ToMATo(k=k, density_k=density_k, n_clusters=4, metric="euclidean")
             t_ours, _ = _time(lambda est=est, X=X: est.fit(X), repeat)
             t_recut, _ = _time(lambda est=est: est.recut(n_clusters=5), 3)
             ours = est.recut(n_clusters=4)
@@ -82,6 +82,22 @@ def main(argv=None):
                   f"{1e3 * t_recut:8.1f} | {agree:16.4f} "
                   f"{adjusted_rand_score(y[core], ours[core]):9.3f} "
                   f"{adjusted_rand_score(y[core], km[core]):7.3f}", flush=True)
+    _defaults(sizes=(2_000,) if args.quick else (10_000, 100_000, 1_000_000))
+
+
+def _defaults(sizes):
+    """ToMATo with its defaults given the number of clusters: the stability selection of
+    metric and scale (12 settings on 10 subsamples of at most 2,000 points), then the fit."""
+    print("\nToMATo() with n_clusters=4 and its defaults (metric, k and density_k chosen), "
+          "dim 3, one run")
+    print(f"{'n':>9} | {'fit s':>7} | {'metric':>9} {'k':>4} {'density_k':>9} | {'ARI':>6}")
+    for n in sizes:
+        X, y = _mixture(n, 3, seed=n)
+        est = ToMATo(n_clusters=4, random_state=0)
+        t, _ = _time(lambda est=est, X=X: est.fit(X), 1)
+        core = y >= 0
+        print(f"{n:>9} | {t:7.2f} | {est.metric_:>9} {est.k_:>4} {est.density_k_:>9} | "
+              f"{adjusted_rand_score(y[core], est.labels_[core]):6.3f}", flush=True)
 
 
 if __name__ == "__main__":

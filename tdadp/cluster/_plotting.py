@@ -7,7 +7,8 @@ import numpy as np
 __all__ = ["plot_prominence"]
 
 
-def plot_prominence(estimator_or_diagram, ax=None, *, merge_threshold=None, n_clusters=None):
+def plot_prominence(estimator_or_diagram, ax=None, *, merge_threshold=None, n_clusters=None,
+                    band=None):
     """Plot a ToMATo prominence diagram and the merge threshold.
 
     Each mode is a point (birth, death): its peak density and the density where it merges
@@ -28,6 +29,10 @@ def plot_prominence(estimator_or_diagram, ax=None, *, merge_threshold=None, n_cl
         diagram unless ``n_clusters`` is given).
     n_clusters : int, optional
         Draw the threshold that keeps this many modes instead.
+    band : float, optional
+        Bootstrap radius ``c`` of the diagram: the strip of prominence below ``2 c`` (modes not
+        significantly distinct from noise) is shaded. Default: the estimator's
+        ``confidence_band_`` when it has one.
 
     Returns
     -------
@@ -49,6 +54,8 @@ def plot_prominence(estimator_or_diagram, ax=None, *, merge_threshold=None, n_cl
         diagram = np.asarray(estimator_or_diagram.diagram_, dtype=float)
         if merge_threshold is None and n_clusters is None:
             merge_threshold = float(estimator_or_diagram.merge_threshold_)
+        if band is None:
+            band = getattr(estimator_or_diagram, "confidence_band_", None)
     elif hasattr(estimator_or_diagram, "fit") and hasattr(estimator_or_diagram, "get_params"):
         raise ValueError("the ToMATo estimator is not fitted: call fit first.")
     else:
@@ -84,6 +91,11 @@ def plot_prominence(estimator_or_diagram, ax=None, *, merge_threshold=None, n_cl
     kept = prom >= merge_threshold if merge_threshold is not None else np.ones_like(finite)
 
     ax.plot([lo, hi], [lo, hi], color="0.4", lw=1)
+    if band is not None:
+        if not (np.isfinite(band) and band >= 0):
+            raise ValueError(f"band must be a finite number >= 0, got {band!r}.")
+        ax.fill_between([lo, hi], [lo, hi], [lo - 2 * band, hi - 2 * band], color="0.85",
+                        lw=0, zorder=1, label=f"not significant (prominence < {2 * band:.3g})")
     ax.axhline(floor + 0.04 * span, color="0.7", lw=0.8, ls=":")
     y = np.where(immortal, floor, death)
     ax.scatter(birth[kept], y[kept], s=22, color="C3", zorder=3,

@@ -42,3 +42,17 @@ def test_plot_diagram_with_n_clusters_on_given_axes():
 def test_plot_bad_input(arg, match):
     with pytest.raises(ValueError, match=match):
         plot_prominence(arg)
+
+
+def test_plot_shades_the_bootstrap_band():
+    est = _fitted()
+    assert est.confidence_band_ > 0
+    ax = plot_prominence(est)
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert f"not significant (prominence < {2 * est.confidence_band_:.3g})" in labels
+    plt.close(ax.figure)
+    ax = plot_prominence(est.diagram_, band=0.5)
+    assert any(t.get_text().startswith("not significant") for t in ax.get_legend().get_texts())
+    plt.close(ax.figure)
+    with pytest.raises(ValueError, match="band must be a finite number"):
+        plot_prominence(est.diagram_, band=np.nan)

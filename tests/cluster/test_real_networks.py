@@ -45,3 +45,25 @@ def test_tomato_with_its_defaults_is_within_005_of_the_best_baseline(network, ep
     assert tomato >= best - 0.05, (tomato, best)
     # before the data-driven defaults ToMATo returned one cluster here (ARI 0)
     assert tomato > 0.6
+
+
+def test_the_automatic_count_on_davis_without_privacy_is_within_one_of_two():
+    G, y = _davis()
+    A = from_networkx(G)
+    for r in range(10):
+        pipe = make_private_clustering("tomato", epsilon=np.inf, random_state=r)
+        labels = pipe.fit_predict(A)
+        est = pipe[-1]
+        assert abs(est.n_clusters_ - 2) <= 1 and est.significant_
+        assert clustering_scores(y, labels)["ari"] > 0.9
+
+
+def test_the_karate_club_has_no_significant_density_structure():
+    # 34 nodes: the factions' mode stands 1 to 2 log-density units above its saddle, inside
+    # the bootstrap band (measured 2c = 4 to 10). ToMATo says so rather than guess.
+    G, _ = _karate()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        A = from_networkx(G, weights="binarize")
+    est = make_private_clustering("tomato", epsilon=np.inf, random_state=0).fit(A)[-1]
+    assert est.n_clusters_ == 1 and not est.significant_

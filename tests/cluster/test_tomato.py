@@ -438,3 +438,35 @@ def test_the_selection_s_adjusted_rand_index_is_scikit_learn_s():
         b = rng.integers(0, kb, n)
         for x, y in ((a, b), (a, a), (b, a)):
             assert adjusted_rand(x, y) == pytest.approx(adjusted_rand_score(x, y), abs=1e-12)
+
+
+def test_the_automatic_count_keeps_the_significant_modes():
+    X, y = _blobs(seed=3)
+    est = ToMATo(random_state=0).fit(X)
+    assert est.significant_ and est.n_clusters_ == est.n_significant_modes_ == 3
+    assert adjusted_rand_score(y, est.labels_) > 0.95
+    # the kept modes are those whose prominence exceeds twice the bootstrap radius
+    prom = est.prominences_
+    assert np.all(prom[:3] > 2 * est.confidence_band_)
+    assert np.all(prom[3:] <= 2 * est.confidence_band_)
+    np.testing.assert_array_equal(est.recut(), est.labels_)  # the re-cut keeps the rule
+
+
+@pytest.mark.parametrize("cloud", ["uniform", "gaussian"])
+def test_no_structure_is_reported_as_not_significant(cloud):
+    # The largest-gap rule reported a spurious second cluster on such clouds.
+    rng = np.random.default_rng(9)
+    X = rng.uniform(size=(1500, 3)) if cloud == "uniform" else rng.normal(size=(1500, 2))
+    est = ToMATo(random_state=1).fit(X)
+    assert est.n_clusters_ == 1 and not est.significant_
+    assert np.all(est.labels_ == 0)
+
+
+def test_the_gap_rule_is_still_available_and_given_cuts_skip_the_bootstrap():
+    X, _ = _blobs(seed=3)
+    gap = ToMATo(significance=None).fit(X)
+    assert not hasattr(gap, "confidence_band_")
+    assert not hasattr(ToMATo(n_clusters=2, random_state=0).fit(X), "confidence_band_")
+    assert not hasattr(ToMATo(density="logKDE").fit(X), "confidence_band_")
+    a = ToMATo(random_state=5).fit(X).confidence_band_
+    assert a == ToMATo(random_state=5).fit(X).confidence_band_
