@@ -9,13 +9,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from ..utils._params import Interval, ParamsMixin
 from ..utils._random import check_random_state, stage_tag
-from ..utils._validation import as_real_array
-
-try:  # scikit-learn >= 1.6
-    from sklearn.utils.validation import validate_data as _validate_data
-except ImportError:  # pragma: no cover - older scikit-learn
-    def _validate_data(estimator, X, **kwargs):
-        return estimator._validate_data(X, **kwargs)
+from ._input import check_point_cloud
 
 __all__ = ["BICGaussianMixture"]
 
@@ -123,8 +117,7 @@ class BICGaussianMixture(ParamsMixin, ClusterMixin, BaseEstimator):
         if not types or any(t not in _COVARIANCES for t in types):
             raise ValueError(f"covariance_types must be a non-empty subset of {_COVARIANCES}, "
                              f"got {self.covariance_types!r}.")
-        as_real_array(X, "a point cloud", finite=False)
-        X = _validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
+        X = check_point_cloud(self, X)
         n = X.shape[0]
         if self.n_clusters is not None and self.n_clusters > n:
             raise ValueError(f"n_clusters={self.n_clusters} components need at least as many "
@@ -152,5 +145,5 @@ class BICGaussianMixture(ParamsMixin, ClusterMixin, BaseEstimator):
     def predict(self, X):
         """Component of highest posterior probability of each point of ``X``."""
         check_is_fitted(self, "mixture_")
-        X = _validate_data(self, X, dtype=np.float64, reset=False)
+        X = check_point_cloud(self, X, reset=False)
         return self.mixture_.predict(X)

@@ -7,7 +7,6 @@ import numbers
 import warnings
 
 import numpy as np
-import scipy.sparse as sp
 from scipy.spatial import cKDTree
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.utils.validation import check_is_fitted
@@ -15,7 +14,7 @@ from sklearn.utils.validation import check_is_fitted
 from ..utils._batch import join_batch, map_items, split_batch
 from ..utils._params import Interval, Options, ParamsMixin, Rule, check_param
 from ..utils._random import check_random_state, item_streams, stage_tag
-from ..utils._validation import as_real_array, check_memory
+from ..utils._validation import check_memory
 from ._density import (
     knn_distances,
     knn_graph_edges,
@@ -24,14 +23,9 @@ from ._density import (
     radius_graph_edges,
 )
 from ._hierarchy import build_merge_tree
+from ._input import check_point_cloud
 from ._selection import most_stable, resolve_candidate, stability_candidates
 from ._significance import prominence_band
-
-try:  # scikit-learn >= 1.6
-    from sklearn.utils.validation import validate_data as _validate_data
-except ImportError:  # pragma: no cover - older scikit-learn
-    def _validate_data(estimator, X, **kwargs):
-        return estimator._validate_data(X, **kwargs)
 
 __all__ = ["ToMATo", "tomato", "default_k"]
 
@@ -519,10 +513,7 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
         self : ToMATo
         """
         self._validate_params()
-        if not sp.issparse(X):  # scikit-learn refuses sparse input itself, by name
-            # check_array would parse strings such as "1.5" and drop imaginary parts
-            as_real_array(X, "a point cloud", finite=False)
-        X = _validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
+        X = check_point_cloud(self, X)
         p = _resolve(self.get_params(), X.shape[0], X.shape[1])
         p, self.selection_ = self._select(X, p)
         automatic = p["n_clusters"] is None and p["merge_threshold"] is None

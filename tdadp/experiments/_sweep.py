@@ -7,7 +7,10 @@ Dask worker. Tasks return metrics only: graphs and embeddings stay where they we
 
 from __future__ import annotations
 
+import sys
 import time
+import warnings
+from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,19 +38,26 @@ def make_tasks(points, replicates):
 def _execute(func, task, config, root_seed):
     from threadpoolctl import threadpool_limits
 
-    with threadpool_limits(limits=1):
+    # A task's warnings are recorded, not printed: a sweep of hundreds of tasks would print
+    # the same condition hundreds of times (run_sweep states each once).
+    with threadpool_limits(limits=1), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         start = time.perf_counter()
         metrics = func(dict(task.params), dict(config), task_seed(root_seed, task.point,
                                                                   task.replicate))
         wall = time.perf_counter() - start
-    return task, metrics, wall
+    raised = sorted({f"{w.category.__name__}: {w.message}" for w in caught})
+    return task, dict(metrics, task_warnings=len(caught),
+                      task_warning_messages=" | ".join(raised)), wall
 
 
 def run_sweep(func, tasks, config, root_seed, parallel_kwargs, progress=True, label="sweep"):
     """Run ``func(params, config, seed) -> dict`` on every task; rows in task order.
 
     Each row: ``point``, ``replicate``, the parameters, ``seed`` ("root:point:replicate"),
-    the metrics, and ``wall_time_s``.
+    the metrics, ``task_warnings`` (warnings the task raised) and ``task_warning_messages``
+    (the distinct ones), and ``wall_time_s``. Each distinct warning is printed once, with the
+    number of tasks that raised it.
     """
     calls = (delayed(_execute)(func, t, config, root_seed) for t in tasks)
     kwargs = dict(parallel_kwargs)
@@ -78,4 +88,14 @@ def run_sweep(func, tasks, config, root_seed, parallel_kwargs, progress=True, la
         row.update(metrics)
         row["wall_time_s"] = wall
         rows.append(row)
+    _state_warnings_once(rows, label)
     return rows
+
+
+def _state_warnings_once(rows, label):
+    tasks = Counter()
+    for row in rows:
+        for message in filter(None, row["task_warning_messages"].split(" | ")):
+            tasks[message] += 1
+    for message, count in sorted(tasks.items()):
+        print(f"{label}: {count} of {len(rows)} tasks warned: {message}", file=sys.stderr)

@@ -15,7 +15,7 @@ EXPECTED_COLUMNS = {
     "convergence": {"n_nodes", "epsilon", "w_raw", "w_si_log", "w_adjusted"},
     "clustering": {"model", "epsilon", "ari_tomato", "ari_kmeans", "ari_spectral"},
     "realnets": {"network", "epsilon", "ari_tomato", "ari_gmm", "nmi_tomato_auto",
-                 "n_clusters_gmm_auto", "tomato_metric", "warnings"},
+                 "n_clusters_gmm_auto", "tomato_metric", "tomato_auto_significant"},
 }
 
 
@@ -37,7 +37,8 @@ def test_quick_run_writes_table_figures_provenance(name, tmp_path, capsys):
     rows = read_table(tmp_path / "results.csv")
     assert rows
     columns = set(rows[0])
-    assert {"point", "replicate", "seed", "wall_time_s"} <= columns
+    assert {"point", "replicate", "seed", "wall_time_s", "task_warnings",
+            "task_warning_messages"} <= columns
     assert EXPECTED_COLUMNS[name] <= columns
     replicates = {r["replicate"] for r in rows}
     assert replicates == {0, 1}
