@@ -61,6 +61,8 @@ ESTIMATORS = {
     "PersistentHomology": (PersistentHomology(), lambda e: e.fit_transform(_CLOUD)),
     "PairwiseDistance": (PairwiseDistance(), lambda e: e.fit_transform([_DIAGRAM, _DIAGRAM])),
     "ToMATo": (tdadp.ToMATo(), lambda e: e.fit_predict(_CLOUD)),
+    "BICGaussianMixture": (tdadp.BICGaussianMixture(max_clusters=3, random_state=0),
+                           lambda e: e.fit_predict(_CLOUD)),
 }
 
 CASES = [(name, param) for name, (est, _) in ESTIMATORS.items()

@@ -34,7 +34,7 @@ class BICGaussianMixture(ParamsMixin, ClusterMixin, BaseEstimator):
         of points).
     covariance_types : tuple of {"full", "tied", "diag", "spherical"}, default=all four
         Covariance structures tried.
-    n_init : int, default=3
+    n_init : int in [1, 1000], default=3
         Initialisations of each fit (the best likelihood is kept).
     reg_covar : float >= 0, default=0.01
         Added to the covariances' diagonals, as a fraction of the mean variance of the
@@ -85,7 +85,8 @@ class BICGaussianMixture(ParamsMixin, ClusterMixin, BaseEstimator):
         "n_clusters": [None, "positive_int"],
         "max_clusters": ["positive_int"],
         "covariance_types": [tuple, list],
-        "n_init": ["positive_int"],
+        # Each initialisation is a whole EM fit: a bound keeps a typo from running for days.
+        "n_init": [Interval("int", 1, 1000, "both")],
         "reg_covar": [Interval("real", 0, None, "left")],
         "random_state": ["random_state"],
     }

@@ -308,7 +308,7 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
     significance : float in (0, 1) or None, default=0.05
         Level of the bootstrap test that decides which modes the automatic count keeps (see
         the Notes); None uses the largest gap in the prominences instead.
-    n_bootstrap : int, default=100
+    n_bootstrap : int in [1, 100000], default=100
         Bootstrap replicates of that test.
     random_state : None, int, numpy Generator or SeedSequence, default=None
         Seeds the subsamples of the stability selection (when ``n_clusters`` is given and a
@@ -474,7 +474,8 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
         "dim": [None, Interval("real", 0, None, "neither")],
         "metric": [Options(*_METRICS)],
         "significance": [None, Interval("real", 0, 1, "neither")],
-        "n_bootstrap": ["positive_int"],
+        # Each replicate is a merge tree: a bound keeps a typo from running for days.
+        "n_bootstrap": [Interval("int", 1, 100_000, "both")],
         "random_state": ["random_state"],
         "n_jobs": [None, _WORKERS],
     }

@@ -6,9 +6,9 @@ from tdadp.experiments._sweep import make_tasks, run_sweep
 
 
 def _task(params, config, seed):
-    warnings.warn("the graph is not connected", UserWarning)
+    warnings.warn("the graph is not connected", UserWarning, stacklevel=2)
     if params["x"] == 1:
-        warnings.warn("a rarer condition", RuntimeWarning)
+        warnings.warn("a rarer condition", RuntimeWarning, stacklevel=2)
     return {"y": params["x"]}
 
 
