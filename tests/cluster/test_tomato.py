@@ -38,7 +38,7 @@ def test_diagram_matches_gudhi(n, d, seed):
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(n, d))
     X[: n // 3] += 3.0
-    est = ToMATo(k=8).fit(X)
+    est = ToMATo(k=8, metric="euclidean").fit(X)  # gudhi's geometry
     Tomato = gudhi_tomato.Tomato
     # gudhi counts the point itself among its k neighbours and does not symmetrise by default.
     ref = Tomato(k=9, k_DTM=est.density_k_ + 1, symmetrize_graph=True).fit(X)
