@@ -24,25 +24,12 @@ SPARSE_N, SPARSE_EDGES = 100_000, 1_000_000
 
 
 def _graspologic_embedding(n, seed):
-    import numpy as np
     from graspologic.embed import AdjacencySpectralEmbed
-    from graspologic.simulations import rdpg
 
-    import tdadp
     from benchmarks._common import timed
+    from benchmarks.bench_core import graspologic_release
 
-    X = np.asarray(tdadp.circle(n, random_state=seed))
-    np.random.seed(seed)  # noqa: NPY002 - graspologic's samplers use the global state
-    A, t_sample = timed(rdpg, X, rescale=False, directed=False, loops=False)
-
-    def flip(A):
-        rng = np.random.default_rng(seed + 2)
-        F = np.triu(rng.random(A.shape) < tdadp.flip_probability(EPS), 1)
-        F |= F.T
-        A[F] = 1 - A[F]
-        return A
-
-    B, t_flip = timed(flip, A)
+    B, t_sample, t_flip = graspologic_release(n, seed)
     ase = AdjacencySpectralEmbed(n_components=N_COMPONENTS, diag_aug=False)
     Y, t_embed = timed(ase.fit_transform, B)
     return Y, t_sample, t_flip, t_embed
