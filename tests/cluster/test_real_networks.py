@@ -3,22 +3,19 @@ and the BIC Gaussian mixture, on the same releases."""
 
 import warnings
 
-import networkx as nx
 import numpy as np
 import pytest
 
-from tdadp import from_networkx, make_private_clustering
+from tdadp import make_private_clustering
 from tdadp.cluster import clustering_scores
+from tdadp.pipelines.realnets import NETWORKS
 
 
-def _karate():
-    G = nx.karate_club_graph()
-    return G, np.array([G.nodes[v]["club"] == "Officer" for v in G], dtype=int)
-
-
-def _davis():
-    G = nx.davis_southern_women_graph()
-    return G, np.array([G.nodes[v]["bipartite"] for v in G])
+def _network(name):
+    """The graph and labels ``tdadp run realnets`` uses."""
+    with warnings.catch_warnings():  # karate's weights count shared activities: binarized
+        warnings.simplefilter("ignore", UserWarning)
+        return NETWORKS[name]()
 
 
 def _mean_ari(A, y, clusterer, eps, releases=10):
@@ -36,10 +33,7 @@ def _mean_ari(A, y, clusterer, eps, releases=10):
         "of the ten releases leave no ToMATo setting above 0.37")),
 ])
 def test_tomato_with_its_defaults_is_within_005_of_the_best_baseline(network, eps):
-    G, y = {"karate": _karate, "davis": _davis}[network]()
-    with warnings.catch_warnings():  # karate's weights count shared activities: binarized
-        warnings.simplefilter("ignore", UserWarning)
-        A = from_networkx(G, weights="binarize")
+    A, y = _network(network)
     tomato = _mean_ari(A, y, "tomato", eps)
     best = max(_mean_ari(A, y, "kmeans", eps), _mean_ari(A, y, "gmm", eps))
     assert tomato >= best - 0.05, (tomato, best)
@@ -48,8 +42,7 @@ def test_tomato_with_its_defaults_is_within_005_of_the_best_baseline(network, ep
 
 
 def test_the_automatic_count_on_davis_without_privacy_is_within_one_of_two():
-    G, y = _davis()
-    A = from_networkx(G)
+    A, y = _network("davis")
     for r in range(10):
         pipe = make_private_clustering("tomato", epsilon=np.inf, random_state=r)
         labels = pipe.fit_predict(A)
@@ -61,9 +54,6 @@ def test_the_automatic_count_on_davis_without_privacy_is_within_one_of_two():
 def test_the_karate_club_has_no_significant_density_structure():
     # 34 nodes: the factions' mode stands 1 to 2 log-density units above its saddle, inside
     # the bootstrap band (measured 2c = 4 to 10). ToMATo says so rather than guess.
-    G, _ = _karate()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
-        A = from_networkx(G, weights="binarize")
+    A, _ = _network("karate")
     est = make_private_clustering("tomato", epsilon=np.inf, random_state=0).fit(A)[-1]
     assert est.n_clusters_ == 1 and not est.significant_
