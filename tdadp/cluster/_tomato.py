@@ -24,7 +24,14 @@ from ._density import (
 )
 from ._hierarchy import build_merge_tree
 from ._input import check_point_cloud
-from ._selection import most_stable, resolve_candidate, stability_candidates
+from ._selection import (
+    default_k,
+    has_spectral_gap,
+    leading_directions,
+    most_stable,
+    resolve_candidate,
+    stability_candidates,
+)
 from ._significance import prominence_band
 
 __all__ = ["ToMATo", "tomato", "default_k"]
@@ -32,6 +39,7 @@ __all__ = ["ToMATo", "tomato", "default_k"]
 _DENSITIES = ("logDTM", "DTM", "logKDE", "KDE")
 _GRAPHS = ("knn", "radius")
 _METRICS = ("auto", "euclidean", "angular")
+_SUBSPACES = ("auto", "full", "leading")
 
 # scipy's k-d tree takes -1 (all cores) or a positive number of workers, as a C long.
 _WORKERS = Rule("-1 or an int in [1, 2**31 - 1]",
@@ -62,19 +70,6 @@ def _neighbours(requested, n_samples, name, why):
     return n_samples - 1
 
 
-def default_k(n_samples):
-    """The default neighbourhood size on ``n_samples`` points: ``round(1.5 ln n)``, at least 1
-    and at most ``n - 1``.
-
-    A k-nearest-neighbour graph keeps a cluster connected and its clusters apart when ``k``
-    grows like ``log n`` (Brito et al. 1997; Maier, Hein and von Luxburg 2009); the constant
-    1.5 is the one that recovered the known groups of the networks in the Notes of
-    :class:`ToMATo`: 5 neighbours on 34 nodes, 12 on 4,000, 21 on a million.
-    """
-    n = int(n_samples)
-    return int(min(max(1, round(1.5 * math.log(max(n, 2)))), max(1, n - 1)))
-
-
 def _resolve(params, n_samples, n_features):
     """The settings of one fit: parameters validated, neighbour counts fitted to the data."""
     _check_cut(params["n_clusters"], params["merge_threshold"], "ToMATo")
@@ -83,6 +78,9 @@ def _resolve(params, n_samples, n_features):
     if params["n_clusters"] is not None and params["n_clusters"] > n_samples:
         raise ValueError(f"n_clusters={params['n_clusters']} clusters need at least as many "
                          f"points, got n_samples={n_samples}.")
+    if params["subspace"] == "leading" and params["n_clusters"] is None:
+        raise ValueError("subspace='leading' keeps the n_clusters leading directions: give "
+                         "n_clusters, or use subspace='full'.")
     uses_dtm = params["density"] in ("logDTM", "DTM")
     k = params["k"]
     if k is None:
@@ -296,7 +294,8 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
         a warning, as ``k`` is.
     dim : float or None, default=None
         Exponent of the DTM density (the dimension of the support for the estimate of [2]_ to
-        be consistent); None means the number of features.
+        be consistent); None means the number of dimensions of the points the density is
+        estimated on: the number of features, or ``n_clusters`` in the leading subspace.
     metric : {"auto", "euclidean", "angular"}, default="auto"
         Geometry of the points. ``"angular"`` scales every row to unit length first (rows of
         zeros stay at the origin), so that the clusters are directions: the geometry of the
@@ -305,6 +304,16 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
         density mode marks), as in spherical spectral clustering [3]_. ``"auto"``: given
         ``n_clusters``, the more stable of the two (see the Notes); otherwise
         ``"euclidean"``.
+    subspace : {"auto", "full", "leading"}, default="auto"
+        Directions of the points the density is estimated on. ``"full"``: all features.
+        ``"leading"``: the projection on the ``n_clusters`` leading right singular vectors of
+        ``X`` (uncentred; for a spectral embedding, the coordinates of largest |eigenvalue|),
+        the rule of spectral clustering, where K communities span at most K dimensions [3]_;
+        it needs ``n_clusters`` (with no more features than ``n_clusters`` it is the whole
+        space). ``"auto"``: given ``n_clusters`` below the number of
+        features and a spectral gap after it (the next eigenvalue of ``X^T X`` at most 0.8
+        times the ``n_clusters``-th), the more stable of the two (see the Notes); otherwise
+        ``"full"``.
     significance : float in (0, 1) or None, default=0.05
         Level of the bootstrap test that decides which modes the automatic count keeps (see
         the Notes); None uses the largest gap in the prominences instead.
@@ -358,10 +367,15 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
         selected, requested or default values.
     metric_ : str
         The metric used, ``"euclidean"`` or ``"angular"``.
+    subspace_ : str
+        The subspace used, ``"full"`` or ``"leading"``.
+    components_ : ndarray of shape (n_features, n_clusters) or None
+        The leading directions the points were projected on (``subspace_ == "leading"``),
+        orthonormal columns; None otherwise.
     selection_ : list of dict or None
-        The settings compared by the stability selection, one dict each (``metric``, ``k``,
-        ``density_k`` on the whole cloud, ``stability`` in [-1, 1], ``resolved``); None when
-        nothing was selected.
+        The settings compared by the stability selection, one dict each (``subspace``,
+        ``metric``, ``k``, ``density_k`` on the whole cloud, ``stability`` in [-1, 1],
+        ``resolved``); None when nothing was selected.
     n_features_in_ : int
         Number of features seen during fit.
 
@@ -405,7 +419,8 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
 
     **Stability selection.** Given ``n_clusters``, the choices left open (``metric="auto"``:
     euclidean or angular; ``k=None``: 0.5, 1 or 2 times :func:`default_k`;
-    ``density_k=None``: 1 or 2 times ``k``) are compared on 10 random subsamples of 80% of
+    ``density_k=None``: 1 or 2 times ``k``; ``subspace="auto"``: all features or the
+    ``n_clusters`` leading directions) are compared on 10 random subsamples of 80% of
     the points (at most 2,000), each clustered into ``n_clusters``. The setting whose
     clusterings agree most (mean adjusted Rand index over pairs of subsamples, on their
     common points) is kept [5]_; settings that split off a cluster smaller than their
@@ -473,6 +488,7 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
         "density_k": [None, "positive_int"],
         "dim": [None, Interval("real", 0, None, "neither")],
         "metric": [Options(*_METRICS)],
+        "subspace": [Options(*_SUBSPACES)],
         "significance": [None, Interval("real", 0, 1, "neither")],
         # Each replicate is a merge tree: a bound keeps a typo from running for days.
         "n_bootstrap": [Interval("int", 1, 100_000, "both")],
@@ -482,9 +498,10 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
 
     def __init__(self, n_clusters=None, merge_threshold=None, k=None, density="logDTM",
                  graph="knn", radius=None, bandwidth=None, density_k=None, dim=None,
-                 metric="auto", significance=0.05, n_bootstrap=100, random_state=None,
-                 n_jobs=None):
+                 metric="auto", subspace="auto", significance=0.05, n_bootstrap=100,
+                 random_state=None, n_jobs=None):
         self.n_clusters = n_clusters
+        self.subspace = subspace
         self.significance = significance
         self.n_bootstrap = n_bootstrap
         self.random_state = random_state
@@ -516,7 +533,23 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
         self._validate_params()
         X = check_point_cloud(self, X)
         p = _resolve(self.get_params(), X.shape[0], X.shape[1])
-        p, self.selection_ = self._select(X, p)
+        # The K leading directions, when a choice of K leaves some out (and, for "auto", the
+        # spectrum sets them apart from the rest).
+        K = p["n_clusters"]
+        components = None
+        if K is not None and X.shape[1] > K and p["subspace"] != "full":
+            components, values = leading_directions(X, K)
+            if p["subspace"] == "auto" and not has_spectral_gap(values, K):
+                components = None
+        p, self.selection_ = self._select(X, p, components)
+        # "auto" left unselected (no n_clusters, or a radius graph) is the whole space.
+        self.subspace_ = p["subspace"] = "leading" if (
+            components is not None and p["subspace"] == "leading") else "full"
+        self.components_ = components if self.subspace_ == "leading" else None
+        if self.components_ is not None:
+            X = X @ self.components_
+            if self.dim is None:
+                p["dim"] = float(X.shape[1])
         automatic = p["n_clusters"] is None and p["merge_threshold"] is None
         tested = automatic and self.significance is not None and p["density"] == "logDTM"
         if tested and self.metric == "auto":
@@ -547,17 +580,28 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
         self._apply_cut(p["n_clusters"], p["merge_threshold"])
         return self
 
-    def _select(self, X, p):
+    def _select(self, X, p, components):
         """Settings of the fit: with ``n_clusters``, the most stable of the open choices
-        (``metric="auto"``, ``k=None``, ``density_k=None``); else the defaults."""
-        candidates = stability_candidates(self.metric, self.k, self.density_k)
+        (``metric="auto"``, ``k=None``, ``density_k=None``, ``subspace="auto"``); else the
+        defaults."""
+        if components is None:
+            subspaces = ("full",)
+        else:
+            subspaces = ("full", "leading") if p["subspace"] == "auto" else (p["subspace"],)
+        candidates = stability_candidates(self.metric, self.k, self.density_k, subspaces)
         if p["n_clusters"] is None or len(candidates) == 1 or p["graph"] != "knn":
             return dict(p, metric="euclidean" if p["metric"] == "auto" else p["metric"]), None
         K = p["n_clusters"]
+        clouds = {"full": (X, p["dim"])}
+        if components is not None:
+            clouds["leading"] = (X @ components,
+                                 float(K) if self.dim is None else p["dim"])
 
-        def cluster(Y, candidate):
-            metric, k, density_k = resolve_candidate(candidate, Y.shape[0], default_k)
-            q = dict(p, k=k, density_k=density_k, n_jobs=None)
+        def cluster(idx, candidate):
+            metric, k, density_k = resolve_candidate(candidate, idx.size)
+            Y, dim = clouds[candidate["subspace"]]
+            Y = Y[idx]
+            q = dict(p, k=k, density_k=density_k, dim=dim, n_jobs=None)
             q, _, tree = _refined_fit(_angular(Y) if metric == "angular" else Y, q, K)
             with warnings.catch_warnings():
                 # a subsample whose density cannot give K clusters scores low, silently
@@ -567,14 +611,14 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
             return labels, np.bincount(labels).min() > q["k"]
 
         rng = check_random_state(self.random_state, stage_tag("ToMATo"))
-        best, scores, resolved = most_stable(X, K, candidates, cluster, rng)
+        best, scores, resolved = most_stable(X.shape[0], K, candidates, cluster, rng)
         rows = []
         for candidate, score, ok in zip(candidates, scores, resolved):
-            metric, k, density_k = resolve_candidate(candidate, X.shape[0], default_k)
-            rows.append(dict(metric=metric, k=k, density_k=density_k, stability=float(score),
-                             resolved=bool(ok)))
+            metric, k, density_k = resolve_candidate(candidate, X.shape[0])
+            rows.append(dict(subspace=candidate["subspace"], metric=metric, k=k,
+                             density_k=density_k, stability=float(score), resolved=bool(ok)))
         chosen = rows[best]
-        return dict(p, metric=chosen["metric"], k=chosen["k"],
+        return dict(p, subspace=chosen["subspace"], metric=chosen["metric"], k=chosen["k"],
                     density_k=chosen["density_k"]), rows
 
     def _fit_one(self, X, p, tested):
@@ -667,7 +711,7 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
 
 def tomato(X, *, n_clusters=None, merge_threshold=None, k=None, density="logDTM", graph="knn",
            radius=None, bandwidth=None, density_k=None, dim=None, metric="auto",
-           significance=0.05, n_bootstrap=100, random_state=None, n_jobs=None,
+           subspace="auto", significance=0.05, n_bootstrap=100, random_state=None, n_jobs=None,
            return_diagram=False):
     """ToMATo cluster labels of one point cloud or of each point cloud of a batch.
 
@@ -679,7 +723,7 @@ def tomato(X, *, n_clusters=None, merge_threshold=None, k=None, density="logDTM"
         One point cloud, or a batch (a 3-D array or a list of 2-D arrays, possibly of
         different sizes), each clustered independently.
     n_clusters, merge_threshold, k, density, graph, radius, bandwidth, density_k, dim, metric,\
-    significance, n_bootstrap :
+    subspace, significance, n_bootstrap :
         As in :class:`ToMATo`.
     random_state : None, int, numpy Generator or SeedSequence, default=None
         Seeds the subsamples that choose the metric and scale (given ``n_clusters``). Each
@@ -722,7 +766,8 @@ def tomato(X, *, n_clusters=None, merge_threshold=None, k=None, density="logDTM"
     def run(item, stream):
         est = ToMATo(n_clusters=n_clusters, merge_threshold=merge_threshold, k=k,
                      density=density, graph=graph, radius=radius, bandwidth=bandwidth,
-                     density_k=density_k, dim=dim, metric=metric, significance=significance,
+                     density_k=density_k, dim=dim, metric=metric, subspace=subspace,
+                     significance=significance,
                      n_bootstrap=n_bootstrap, random_state=stream,
                      n_jobs=inner_jobs).fit(item)
         return (est.labels_, est.diagram_) if return_diagram else est.labels_

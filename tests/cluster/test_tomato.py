@@ -10,7 +10,7 @@ from sklearn.metrics import adjusted_rand_score
 from tdadp.cluster import ToMATo, tomato
 from tdadp.cluster._density import edges_to_csr, knn_distances, knn_graph_edges
 from tdadp.cluster._hierarchy import build_merge_tree
-from tdadp.cluster._selection import adjusted_rand
+from tdadp.cluster._selection import GAP_RATIO, adjusted_rand, has_spectral_gap, leading_directions
 from tdadp.cluster._tomato import default_k
 
 
@@ -470,3 +470,94 @@ def test_the_gap_rule_is_still_available_and_given_cuts_skip_the_bootstrap():
     assert not hasattr(ToMATo(density="logKDE").fit(X), "confidence_band_")
     a = ToMATo(random_state=5).fit(X).confidence_band_
     assert a == ToMATo(random_state=5).fit(X).confidence_band_
+
+
+# --- the leading subspace ------------------------------------------------------------------
+
+def _blobs_with_spread(seed=0):
+    # Two communities along two directions, and three directions along which every point
+    # spreads: the second-moment spectrum has a gap after its second eigenvalue.
+    rng = np.random.default_rng(seed)
+    centers = np.array([[3.0, 0.0], [0.0, 3.0]])
+    y = np.repeat([0, 1], 60)
+    X = np.column_stack([centers[y] + rng.normal(0, 0.4, (120, 2)),
+                         rng.normal(0, 0.8, (120, 3))])
+    return X, y
+
+
+def test_leading_directions_are_the_leading_right_singular_vectors():
+    rng = np.random.default_rng(11)
+    X = rng.normal(size=(200, 5)) * [5.0, 3.0, 2.0, 1.0, 0.5] + [1.0, 0, 0, 0, 0]
+    V, values = leading_directions(X, 3)
+    _, s, Vt = np.linalg.svd(X, full_matrices=False)
+    np.testing.assert_allclose(values, s ** 2, rtol=1e-10)
+    np.testing.assert_allclose(V.T @ V, np.eye(3), atol=1e-12)
+    np.testing.assert_allclose(np.abs(V.T @ Vt[:3].T), np.eye(3), atol=1e-8)
+    assert np.all(V[np.argmax(np.abs(V), axis=0), np.arange(3)] > 0)  # sign-fixed
+
+
+@pytest.mark.parametrize("values,K,gap", [
+    ([10.0, 7.0, 5.6], 2, True),       # exactly GAP_RATIO: a gap
+    ([10.0, 7.0, 5.61], 2, False),
+    ([10.0, 9.9, 9.8], 1, False),      # a flat spectrum: no direction set apart
+    ([10.0, 1.0], 1, True),
+    ([10.0, 7.0], 2, False),           # nothing after the K-th: nothing to leave out
+    ([0.0, 0.0, 0.0], 1, False),
+])
+def test_spectral_gap(values, K, gap):
+    assert GAP_RATIO == 0.8
+    assert has_spectral_gap(values, K) is gap
+
+
+def test_the_leading_subspace_projects_on_k_directions():
+    X, y = _blobs_with_spread()
+    est = ToMATo(n_clusters=2, subspace="leading", random_state=0).fit(X)
+    assert est.subspace_ == "leading" and est.components_.shape == (5, 2)
+    np.testing.assert_allclose(est.components_.T @ est.components_, np.eye(2), atol=1e-12)
+    # The leading plane is the plane of the two centres.
+    assert np.linalg.norm(est.components_[2:]) < 0.2
+    assert adjusted_rand_score(y, est.labels_) == 1.0
+    assert {r["subspace"] for r in est.selection_} == {"leading"}
+    # The same clustering as ToMATo on the projected points, with the density's dimension 2.
+    same = ToMATo(n_clusters=2, subspace="full", random_state=0).fit(X @ est.components_)
+    np.testing.assert_array_equal(est.labels_, same.labels_)
+    np.testing.assert_array_equal(
+        est.labels_, tomato(X, n_clusters=2, subspace="leading", random_state=0))
+
+
+def test_auto_subspace_compares_both_when_the_spectrum_has_a_gap():
+    X, _ = _blobs_with_spread()
+    est = ToMATo(n_clusters=2, random_state=0).fit(X)
+    assert len(est.selection_) == 24  # 2 subspaces x 2 metrics x 3 x 2 scales
+    assert [r["subspace"] for r in est.selection_[:12]] == ["full"] * 12
+    assert [r["subspace"] for r in est.selection_[12:]] == ["leading"] * 12
+    chosen = [r for r in est.selection_ if r["resolved"]]
+    best = max(chosen, key=lambda r: r["stability"])
+    assert est.subspace_ == best["subspace"]
+    assert (est.components_ is None) == (est.subspace_ == "full")
+    fixed = ToMATo(n_clusters=2, metric="euclidean", k=8, density_k=8, random_state=0).fit(X)
+    assert [r["subspace"] for r in fixed.selection_] == ["full", "leading"]
+
+
+def test_no_gap_no_leading_subspace():
+    # Two concentric spheres: every direction carries the same second moment, so no pair of
+    # directions is set apart and a projection would cut the spheres arbitrarily.
+    rng = np.random.default_rng(12)
+    u = rng.normal(size=(300, 3))
+    u /= np.linalg.norm(u, axis=1, keepdims=True)
+    X = u * np.repeat([1.0, 3.0], 150)[:, None]
+    assert not has_spectral_gap(leading_directions(X, 2)[1], 2)
+    est = ToMATo(n_clusters=2, random_state=0).fit(X)
+    assert est.subspace_ == "full" and est.components_ is None
+    assert {r["subspace"] for r in est.selection_} == {"full"}
+    # Asked for explicitly, it is applied: the user's call.
+    assert ToMATo(n_clusters=2, subspace="leading", random_state=0).fit(X).subspace_ == "leading"
+
+
+def test_leading_subspace_needs_n_clusters_and_is_whole_without_more_features():
+    X, _ = _blobs_with_spread()
+    with pytest.raises(ValueError, match="subspace='leading'.*n_clusters"):
+        ToMATo(subspace="leading").fit(X)
+    est = ToMATo(n_clusters=5, subspace="leading", k=5, random_state=0).fit(X)
+    assert est.subspace_ == "full" and est.components_ is None
+    assert ToMATo().fit(X).subspace_ == "full"  # automatic count: the whole space
