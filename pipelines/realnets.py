@@ -97,6 +97,7 @@ def run_task(params, config, seed):
         out[f"n_clusters_{method}"] = int(np.unique(labels).size)
         if method == "tomato":
             out["tomato_metric"] = last.metric_
+            out["tomato_subspace"] = last.subspace_
         if method == "tomato_auto":
             out["tomato_auto_significant"] = bool(last.significant_)
     return out

@@ -15,7 +15,8 @@ EXPECTED_COLUMNS = {
     "convergence": {"n_nodes", "epsilon", "w_raw", "w_si_log", "w_adjusted"},
     "clustering": {"model", "epsilon", "ari_tomato", "ari_kmeans", "ari_spectral"},
     "realnets": {"network", "epsilon", "ari_tomato", "ari_gmm", "nmi_tomato_auto",
-                 "n_clusters_gmm_auto", "tomato_metric", "tomato_auto_significant"},
+                 "n_clusters_gmm_auto", "tomato_metric", "tomato_subspace",
+                 "tomato_auto_significant"},
 }
 
 
