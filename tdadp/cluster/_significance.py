@@ -14,6 +14,9 @@ that never die fixed, so every bootstrap distance is finite.
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
+
 import gudhi
 import numpy as np
 
@@ -24,16 +27,32 @@ __all__ = ["weighted_log_dtm", "prominence_band"]
 _TINY = np.finfo(np.float64).tiny
 
 
+# Rows per block of the bootstrap densities: each temporary then holds about a million
+# entries (8 MB, cache-sized), whatever the number of points.
+_BLOCK_ENTRIES = 1 << 20
+
+
 def weighted_log_dtm(distances, weights, k, dim):
     """log DTM density with neighbour weights: ``-log`` of the mean of ``d**dim`` over the
     first ``k`` units of weight along each row (rows sorted by distance)."""
-    cum = np.cumsum(weights, axis=1)
-    take = np.clip(k - (cum - weights), 0, weights)
+    powered, log_scale = _powered(distances, dim)
+    return _weighted_log_dtm(powered, log_scale, weights, k)
+
+
+def _powered(distances, dim):
+    """``(d / s)**dim`` and ``dim * log s``, with ``s`` the largest distance of each row: the
+    part of the weighted density that every bootstrap replicate shares."""
     scale = distances.max(axis=1)
     scale = np.where(scale > 0, scale, 1.0)
+    return (distances / scale[:, None]) ** dim, dim * np.log(scale)
+
+
+def _weighted_log_dtm(powered, log_scale, weights, k):
+    cum = np.cumsum(weights, axis=1)
+    take = np.clip(k - (cum - weights), 0, weights)
     mass = np.maximum(take.sum(axis=1), 1.0)
-    mean = (take * (distances / scale[:, None]) ** dim).sum(axis=1) / mass
-    return -(np.log(np.maximum(mean, _TINY)) + dim * np.log(scale))
+    mean = (take * powered).sum(axis=1) / mass
+    return -(np.log(np.maximum(mean, _TINY)) + log_scale)
 
 
 def _diagram(tree):
@@ -41,7 +60,21 @@ def _diagram(tree):
     return np.column_stack([-tree.births, -tree.deaths])
 
 
-def prominence_band(density, distances, indices, u, v, k, dim, *, n_bootstrap, alpha, rng):
+def _replicate_gap(point_weights, powered, log_scale, indices, k, u, v, reference):
+    """Bottleneck distance from the reference diagram to one bootstrap replicate's, the
+    density computed by blocks of rows so its temporaries stay small at a million points."""
+    n = powered.shape[0]
+    block = max(1, _BLOCK_ENTRIES // max(1, powered.shape[1]))
+    boot = np.empty(n)
+    for start in range(0, n, block):
+        rows = slice(start, start + block)
+        boot[rows] = _weighted_log_dtm(powered[rows], log_scale[rows],
+                                       point_weights[indices[rows]], k)
+    return gudhi.bottleneck_distance(reference, _diagram(build_merge_tree(boot, u, v)))
+
+
+def prominence_band(density, distances, indices, u, v, k, dim, *, n_bootstrap, alpha, rng,
+                    n_jobs=None):
     """The bootstrap radius ``c``: modes of prominence above ``2 c`` are significant.
 
     Parameters
@@ -59,6 +92,10 @@ def prominence_band(density, distances, indices, u, v, k, dim, *, n_bootstrap, a
     n_bootstrap : int
     alpha : float in (0, 1)
     rng : numpy Generator
+    n_jobs : int or None
+        Threads computing replicates at once (-1: every core). The resampling weights are
+        drawn from ``rng`` in replicate order in the calling thread, so the radius does not
+        depend on ``n_jobs``.
 
     Returns
     -------
@@ -66,9 +103,29 @@ def prominence_band(density, distances, indices, u, v, k, dim, *, n_bootstrap, a
     """
     n = density.shape[0]
     reference = _diagram(build_merge_tree(density, u, v))
-    gaps = np.empty(n_bootstrap)
-    for b in range(n_bootstrap):
-        weights = rng.multinomial(n, np.full(n, 1.0 / n)).astype(np.float64)
-        boot = weighted_log_dtm(distances, weights[indices], k, dim)
-        gaps[b] = gudhi.bottleneck_distance(reference, _diagram(build_merge_tree(boot, u, v)))
-    return float(np.quantile(gaps, 1.0 - alpha))
+    powered, log_scale = _powered(distances, dim)
+    workers = (os.cpu_count() or 1) if n_jobs == -1 else max(1, int(n_jobs or 1))
+    workers = min(workers, n_bootstrap)
+
+    def gap(weights):
+        return _replicate_gap(weights, powered, log_scale, indices, k, u, v, reference)
+
+    def draws():
+        for _ in range(n_bootstrap):
+            yield rng.multinomial(n, np.full(n, 1.0 / n)).astype(np.float64)
+
+    if workers == 1:
+        gaps = [gap(w) for w in draws()]
+    else:
+        # numpy, the merge tree's vectorised passes and hera release the GIL for most of a
+        # replicate; at most 2 * workers weight vectors are alive at once.
+        gaps = []
+        with ThreadPoolExecutor(workers) as pool:
+            pending = []
+            for w in draws():
+                pending.append(pool.submit(gap, w))
+                if len(pending) == 2 * workers:
+                    gaps.extend(f.result() for f in pending[:workers])
+                    pending = pending[workers:]
+            gaps.extend(f.result() for f in pending)
+    return float(np.quantile(np.asarray(gaps), 1.0 - alpha))

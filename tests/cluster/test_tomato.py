@@ -8,9 +8,15 @@ from sklearn.base import clone
 from sklearn.metrics import adjusted_rand_score
 
 from tdadp.cluster import ToMATo, tomato
-from tdadp.cluster._density import edges_to_csr, knn_distances, knn_graph_edges
+from tdadp.cluster._density import (
+    edges_to_csr,
+    knn_distances,
+    knn_graph_edges,
+    log_dtm_density,
+)
 from tdadp.cluster._hierarchy import build_merge_tree
 from tdadp.cluster._selection import GAP_RATIO, adjusted_rand, has_spectral_gap, leading_directions
+from tdadp.cluster._significance import weighted_log_dtm
 from tdadp.cluster._tomato import default_k
 
 
@@ -352,6 +358,9 @@ def test_a_cloud_beyond_memory_is_refused_up_front(monkeypatch):
     X = np.random.default_rng(0).random((5000, 3))
     monkeypatch.setattr(validation, "memory_limits", lambda **kw: {"a test budget": 1e6})
     with pytest.raises(ValueError, match="ToMATo on 5000 points in R\\^3"):
+        ToMATo(k=10, significance=None).fit(X)
+    # the automatic count's bootstrap needs more neighbours: it is checked first
+    with pytest.raises(ValueError, match="bootstrap band on 5000 points with 60 neighbours"):
         ToMATo(k=10).fit(X)
 
 
@@ -471,6 +480,43 @@ def test_the_gap_rule_is_still_available_and_given_cuts_skip_the_bootstrap():
     a = ToMATo(random_state=5).fit(X).confidence_band_
     assert a == ToMATo(random_state=5).fit(X).confidence_band_
 
+
+
+def test_the_weighted_density_is_the_density_of_the_resampled_neighbours():
+    rng = np.random.default_rng(13)
+    dist = np.sort(rng.uniform(0.1, 2.0, (40, 12)), axis=1)
+    k, dim = 5, 2.5
+    # unit weights: the plain distance-to-measure density on the first k neighbours
+    np.testing.assert_allclose(weighted_log_dtm(dist, np.ones_like(dist), k, dim),
+                               log_dtm_density(dist[:, :k], dim), rtol=1e-12)
+    # integer weights: each neighbour repeated as often as it was drawn
+    w = rng.integers(0, 3, dist.shape).astype(float)
+    w[:, -1] = k  # enough weight on every row
+    expanded = [np.repeat(row, wr.astype(int))[:k] for row, wr in zip(dist, w)]
+    np.testing.assert_allclose(weighted_log_dtm(dist, w, k, dim),
+                               [log_dtm_density(e[None], dim)[0] for e in expanded], rtol=1e-12)
+
+
+def test_the_band_does_not_depend_on_threads_or_blocks(monkeypatch):
+    import tdadp.cluster._significance as significance
+
+    X, _ = _blobs(n_per=200, seed=4)
+    band = ToMATo(random_state=7, n_bootstrap=30).fit(X).confidence_band_
+    for n_jobs in (2, -1):
+        est = ToMATo(random_state=7, n_bootstrap=30, n_jobs=n_jobs).fit(X)
+        assert est.confidence_band_ == band
+    monkeypatch.setattr(significance, "_BLOCK_ENTRIES", 50)  # blocks of a few rows
+    assert ToMATo(random_state=7, n_bootstrap=30).fit(X).confidence_band_ == band
+
+
+def test_a_band_that_cannot_fit_is_refused_up_front(monkeypatch):
+    import tdadp.utils._validation as validation
+
+    X, _ = _blobs(seed=3)
+    monkeypatch.setattr(validation, "memory_limits", lambda **kw: {"a test budget": 1_000_000})
+    with pytest.raises(ValueError, match="bootstrap band on 450 points"):
+        ToMATo(random_state=0).fit(X)
+    assert ToMATo(n_clusters=3, metric="euclidean", k=8, density_k=8).fit(X).n_clusters_ == 3
 
 # --- the leading subspace ------------------------------------------------------------------
 
