@@ -83,6 +83,7 @@ def main(argv=None):
                   f"{adjusted_rand_score(y[core], ours[core]):9.3f} "
                   f"{adjusted_rand_score(y[core], km[core]):7.3f}", flush=True)
     _defaults(sizes=(2_000,) if args.quick else (10_000, 100_000, 1_000_000))
+    _automatic(sizes=(2_000,) if args.quick else (10_000, 100_000, 1_000_000))
 
 
 def _defaults(sizes):
@@ -98,6 +99,24 @@ def _defaults(sizes):
         core = y >= 0
         print(f"{n:>9} | {t:7.2f} | {est.metric_:>9} {est.k_:>4} {est.density_k_:>9} | "
               f"{adjusted_rand_score(y[core], est.labels_[core]):6.3f}", flush=True)
+
+
+
+def _automatic(sizes):
+    """ToMATo() with no cluster count: the bootstrap band (100 replicates, each a weighted
+    density and a merge tree), in both metrics, on 2 threads."""
+    print("\nToMATo(n_jobs=2) with no cluster count (bootstrap-tested modes, 100 replicates "
+          "per metric), dim 3, one run")
+    print(f"{'n':>9} | {'fit s':>7} | {'clusters':>8} {'significant':>11} {'metric':>9} | "
+          f"{'ARI':>6}")
+    for n in sizes:
+        X, y = _mixture(n, 3, seed=n)
+        est = ToMATo(random_state=0, n_jobs=2)
+        t, _ = _time(lambda est=est, X=X: est.fit(X), 1)
+        core = y >= 0
+        print(f"{n:>9} | {t:7.2f} | {est.n_clusters_:>8} {str(est.significant_):>11} "
+              f"{est.metric_:>9} | {adjusted_rand_score(y[core], est.labels_[core]):6.3f}",
+              flush=True)
 
 
 if __name__ == "__main__":
