@@ -214,6 +214,7 @@ DIAGRAM_FUNCTIONS = {
     "bottleneck_distance": tdadp.bottleneck_distance,
     "wasserstein_distance": tdadp.wasserstein_distance,
     "shift_invariant_bottleneck": tdadp.shift_invariant_bottleneck,
+    "dilation_invariant_bottleneck": tdadp.dilation_invariant_bottleneck,
 }
 
 

@@ -8,12 +8,15 @@
   for infinite points and -inf births.
 * :func:`shift_invariant_bottleneck` — exact and certified W_SI (Sheehy, Kisielius, Cavanna
   2018).
+* :func:`dilation_invariant_bottleneck` — exact and certified min over c of W_inf(D1, c D2) on
+  raw diagrams (scale-free without the logarithm).
 * :class:`PairwiseDistance` — distance matrices to reference diagrams (last Pipeline step).
 * :func:`plot_diagram`, :func:`plot_matching` — plots.
 """
 
 from ._bottleneck import bottleneck_distance, wasserstein_distance
 from ._diagram import PersistenceDiagram, as_diagram, log_diagram, stack_giotto
+from ._dilation_invariant import DilationInvariantResult, dilation_invariant_bottleneck
 from ._pairwise import PairwiseDistance, pairwise_distance
 from ._persistence import PersistentHomology, estimate_rips_memory, persistence_diagram
 from ._plotting import plot_diagram, plot_matching
@@ -31,6 +34,8 @@ __all__ = [
     "wasserstein_distance",
     "shift_invariant_bottleneck",
     "ShiftInvariantResult",
+    "dilation_invariant_bottleneck",
+    "DilationInvariantResult",
     "PairwiseDistance",
     "pairwise_distance",
     "plot_diagram",

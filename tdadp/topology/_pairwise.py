@@ -13,6 +13,7 @@ from ..utils._output import TableOutputMixin
 from ..utils._params import Options, ParamsMixin, validate_params
 from ._bottleneck import bottleneck_distance, wasserstein_distance
 from ._diagram import PersistenceDiagram, as_diagram, log_diagram
+from ._dilation_invariant import dilation_invariant_bottleneck
 from ._rules import HOMOLOGY_DIMENSIONS, as_dimensions
 from ._shift_invariant import shift_invariant_bottleneck
 
@@ -24,12 +25,24 @@ def _si_distance(D1, D2, homology_dimension, **params):
                                       **params)[0]
 
 
+def _di_distance(D1, D2, homology_dimension, **params):
+    # W_DI scales its second diagram, so it is not symmetric; the larger of the two
+    # directions is (and stays 0 exactly when one diagram is a dilation of the other).
+    return max(dilation_invariant_bottleneck(A, B, homology_dimension=homology_dimension,
+                                             **params)[0] for A, B in ((D1, D2), (D2, D1)))
+
+
 _METRICS = {
     "bottleneck": (bottleneck_distance, {"e"}),
     "wasserstein": (wasserstein_distance, {"order", "internal_p", "delta"}),
     "shift_invariant_bottleneck": (
         _si_distance,
         set(inspect.signature(shift_invariant_bottleneck).parameters)
+        - {"D1", "D2", "homology_dimension"},
+    ),
+    "dilation_invariant_bottleneck": (
+        _di_distance,
+        set(inspect.signature(dilation_invariant_bottleneck).parameters)
         - {"D1", "D2", "homology_dimension"},
     ),
 }
@@ -144,9 +157,12 @@ class PairwiseDistance(TableOutputMixin, ParamsMixin, TransformerMixin, BaseEsti
 
     Parameters
     ----------
-    metric : {"bottleneck", "shift_invariant_bottleneck", "wasserstein"}, default="bottleneck"
+    metric : {"bottleneck", "shift_invariant_bottleneck", "dilation_invariant_bottleneck", \
+"wasserstein"}, default="bottleneck"
         :func:`bottleneck_distance`, :func:`shift_invariant_bottleneck` (per dimension, each
-        dimension with its own optimal shift) or :func:`wasserstein_distance`.
+        dimension with its own optimal shift), :func:`dilation_invariant_bottleneck` (per
+        dimension with its own scale, symmetrised: the larger of the two directions) or
+        :func:`wasserstein_distance`.
     homology_dimensions : int, sequence of int or None, default=(0, 1)
         Dimensions compared; None takes every dimension of the fitted diagrams. A dimension
         missing from a diagram counts as empty.

@@ -14,11 +14,13 @@ import pytest
 from tdadp.topology import (
     PersistenceDiagram,
     bottleneck_distance,
+    dilation_invariant_bottleneck,
     shift_invariant_bottleneck,
     wasserstein_distance,
 )
 
-DISTANCES = [bottleneck_distance, wasserstein_distance, shift_invariant_bottleneck]
+DISTANCES = [bottleneck_distance, wasserstein_distance, shift_invariant_bottleneck,
+             dilation_invariant_bottleneck]
 ULPS = 4 * np.finfo(float).eps  # gudhi rounds more than once: exact to the last bits
 
 
@@ -167,5 +169,7 @@ def test_none_is_no_diagram_and_a_dict_is_one(distance):
     d = distance({1: [[0.0, 2.0]]}, {1: [[0.0, 3.0]]}, homology_dimension=1)
     if distance is shift_invariant_bottleneck:  # the shift 0.5 halves the cost
         assert d[0] == pytest.approx(0.5, rel=ULPS) and d[1] == 0.5
+    elif distance is dilation_invariant_bottleneck:  # the scale 2/3 matches them
+        assert d[0] == 0.0 and d[1] == pytest.approx(2 / 3, rel=ULPS)
     else:
         assert d == pytest.approx(1.0, rel=ULPS)
