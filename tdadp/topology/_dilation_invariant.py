@@ -72,7 +72,9 @@ __all__ = ["dilation_invariant_bottleneck", "DilationInvariantResult"]
 # Lines of the exact method: about 4 per pair of finite points; their crossings, at most
 # _EXACT_MAX_LINES**2 / 2, are enumerated in blocks.
 _EXACT_MAX_LINES = 4_000
-# Pairs of finite points above which the union-graph certificate is skipped (dense arrays).
+# Pairs (points that must be matched x candidate partners) above which the union-graph
+# certificate is skipped: it is built densely, and only the points far from the diagonal
+# need partners, so this is rarely reached.
 _CERTIFY_MAX_PAIRS = 4_000_000
 
 
@@ -225,6 +227,8 @@ def _min_pair_cost(A, B, c0, c1):
 def _union_covers(R, M, c0, c1, v, rows_first):
     """Whether the points R can all be matched into M with edges of cost < v somewhere on
     [c0, c1] (R from D1 and M from D2 when ``rows_first``, else the reverse)."""
+    if R.shape[0] * M.shape[0] > _CERTIFY_MAX_PAIRS:
+        return True  # too large to build densely: no certificate, the bound splits instead
     cost = _min_pair_cost(R, M, c0, c1) if rows_first else _min_pair_cost(M, R, c0, c1).T
     i, j = np.nonzero(cost < v)
     return covers_all(i, j, R.shape[0], M.shape[0])
@@ -422,9 +426,10 @@ def _solve(pairs, tol, method, max_evaluations, e):
     prob = _Problem(pairs, e)
     if prob.infinite:
         return DilationInvariantResult(math.inf, 1.0, math.inf, math.inf, "exact", 0)
-    alpha, beta = _lines(prob)
     if method == "auto":
-        method = "exact" if alpha.size <= _EXACT_MAX_LINES else "certified"
+        n_lines = 4 * prob.n_pairs() + 2 * prob.inf_x.size + sum(
+            P.finite.shape[0] + Q.finite.shape[0] for P, Q in prob.parts)
+        method = "exact" if n_lines <= _EXACT_MAX_LINES else "certified"
     fp = 1e-12 * max(prob.scale_of_coords, 1e-300)
     if tol is None:
         tol = 1e-6 * prob.A1 if prob.A1 > 0 else 1e-9 * max(prob.scale_of_coords, 1e-300)
@@ -436,7 +441,7 @@ def _solve(pairs, tol, method, max_evaluations, e):
     seeds = [1.0]
     if prob.A2 > 0 and prob.A1 > 0:
         seeds.append(prob.A1 / prob.A2)  # the largest features matched
-    certify = prob.n_pairs() <= _CERTIFY_MAX_PAIRS
+    certify = True
     gap = fp if method == "exact" else tol
     budget = max_evaluations if method == "certified" else min(max_evaluations, 200)
     xs, vals, lower = _branch_and_bound(prob, hi, seeds, gap, budget, certify)
@@ -448,6 +453,7 @@ def _solve(pairs, tol, method, max_evaluations, e):
     if ub - lower <= fp:  # the branch and bound closed the gap to rounding
         return DilationInvariantResult(ub, scale, ub, ub, method, prob.n_evaluations)
     # exact: the breakpoints with a value between the lower bound and the best value
+    alpha, beta = _lines(prob)
     S, V = _crossings(alpha, beta, hi, lower - fp, ub - fp)
     # Lipschitz bounds from the branch and bound's evaluations, by blocks
     keep = np.ones(S.size, dtype=bool)
