@@ -65,6 +65,7 @@ import numpy as np
 
 from ..utils._params import Interval, Options, check_param
 from ._bottleneck import ADDITIVE_ERROR, _bottleneck_pair, covers_all, resolve_pair
+from ._certified import CertifiedResult
 from ._parts import Parts, normalizing_exponent
 
 __all__ = ["dilation_invariant_bottleneck", "DilationInvariantResult"]
@@ -78,7 +79,7 @@ _EXACT_MAX_LINES = 4_000
 _CERTIFY_MAX_PAIRS = 4_000_000
 
 
-class DilationInvariantResult(tuple):
+class DilationInvariantResult(CertifiedResult):
     """``(distance, scale)`` of :func:`dilation_invariant_bottleneck`, with certificates.
 
     It unpacks as a 2-tuple; attributes give more.
@@ -97,24 +98,7 @@ class DilationInvariantResult(tuple):
         Number of bottleneck computations.
     """
 
-    def __new__(cls, distance, scale, lower, upper, method, n_evaluations):
-        self = super().__new__(cls, (float(distance), float(scale)))
-        self.distance = float(distance)
-        self.scale = float(scale)
-        self.lower = float(lower)
-        self.upper = float(upper)
-        self.method = method
-        self.n_evaluations = int(n_evaluations)
-        return self
-
-    def __getnewargs__(self):
-        return (self.distance, self.scale, self.lower, self.upper, self.method,
-                self.n_evaluations)
-
-    def __repr__(self):
-        return (f"DilationInvariantResult(distance={self.distance!r}, scale={self.scale!r}, "
-                f"lower={self.lower!r}, method={self.method!r}, "
-                f"n_evaluations={self.n_evaluations})")
+    _arg = "scale"
 
 
 def _scaled(Y, c):

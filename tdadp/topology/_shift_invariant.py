@@ -80,6 +80,7 @@ from ._bottleneck import (
     finite_bottleneck,
     resolve_pair,
 )
+from ._certified import CertifiedResult
 from ._parts import Parts, normalizing_exponent
 
 __all__ = ["shift_invariant_bottleneck", "ShiftInvariantResult"]
@@ -87,7 +88,7 @@ __all__ = ["shift_invariant_bottleneck", "ShiftInvariantResult"]
 _EXACT_MAX_PAIRS = 4_000_000
 
 
-class ShiftInvariantResult(tuple):
+class ShiftInvariantResult(CertifiedResult):
     """``(distance, shift)`` of :func:`shift_invariant_bottleneck`, with certificates.
 
     It unpacks as a 2-tuple; attributes give more.
@@ -105,24 +106,7 @@ class ShiftInvariantResult(tuple):
         Number of bottleneck computations.
     """
 
-    def __new__(cls, distance, shift, lower, upper, method, n_evaluations):
-        self = super().__new__(cls, (float(distance), float(shift)))
-        self.distance = float(distance)
-        self.shift = float(shift)
-        self.lower = float(lower)
-        self.upper = float(upper)
-        self.method = method
-        self.n_evaluations = int(n_evaluations)
-        return self
-
-    def __getnewargs__(self):
-        return (self.distance, self.shift, self.lower, self.upper, self.method,
-                self.n_evaluations)
-
-    def __repr__(self):
-        return (f"ShiftInvariantResult(distance={self.distance!r}, shift={self.shift!r}, "
-                f"lower={self.lower!r}, method={self.method!r}, "
-                f"n_evaluations={self.n_evaluations})")
+    _arg = "shift"
 
 
 class _Problem:
