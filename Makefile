@@ -11,7 +11,7 @@ BENCH_STAMP := $(BENCH_VENV)/.tdadp-installed
 
 PYTEST_ARGS ?=
 
-EXPERIMENTS := shrinkage mechanisms convergence clustering realnets
+EXPERIMENTS := shrinkage mechanisms convergence clustering realnets rates
 
 .PHONY: demo figures test lint test-slow test-all bench install clean
 

@@ -7,13 +7,15 @@ import pytest
 from tdadp.cli import main
 from tdadp.experiments import list_experiments, read_table, run_experiment
 
-EXPERIMENTS = ["clustering", "convergence", "mechanisms", "realnets", "shrinkage"]
+EXPERIMENTS = ["clustering", "convergence", "mechanisms", "rates", "realnets", "shrinkage"]
 EXPECTED_COLUMNS = {
     "shrinkage": {"model", "epsilon", "ratio", "theory_ratio", "embedded_diameter"},
     "mechanisms": {"mechanism", "epsilon", "bottleneck_plain", "bottleneck_adjusted",
                    "si_bottleneck_plain"},
     "convergence": {"n_nodes", "epsilon", "w_raw", "w_si_log", "w_adjusted"},
     "clustering": {"model", "epsilon", "ari_tomato", "ari_kmeans", "ari_spectral"},
+    "rates": {"n_nodes", "epsilon", "two_inf", "fro", "two_inf_nonprivate", "fro_nonprivate",
+              "inflation_two_inf", "inflation_fro", "theory_inflation"},
     "realnets": {"network", "epsilon", "ari_tomato", "ari_gmm", "nmi_tomato_auto",
                  "n_clusters_gmm_auto", "tomato_metric", "tomato_subspace",
                  "tomato_auto_significant"},
