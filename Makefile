@@ -34,11 +34,13 @@ demo: $(STAMP)
 	done
 	@echo "quick experiment figures: results/quick/<experiment>/<experiment>.png"
 
-# The full-size figures committed in figures/ (tables and provenance beside them).
+# The full-size figures committed in figures/ (tables and provenance beside them), and the
+# executed copies of the notebooks (with their plots) in figures/notebooks/.
 figures: $(STAMP)
 	@for e in $(EXPERIMENTS); do \
 	  MPLBACKEND=Agg $(VENV)/bin/tdadp run $$e --out figures/$$e --n-jobs 2 || exit 1; \
 	done
+	MPLBACKEND=Agg $(PY) notebooks/_execute.py figures/notebooks
 
 # The linter first (seconds), then the default suite.
 lint: $(STAMP)

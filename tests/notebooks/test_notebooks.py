@@ -56,3 +56,21 @@ def test_notebook_is_committed_without_outputs(path):
             continue
         assert cell.outputs == [], f"{path.name}: cell {index} has outputs"
         assert cell.execution_count is None, f"{path.name}: cell {index} has an execution count"
+
+
+EXECUTED_COPIES = NOTEBOOKS_DIR.parent / "figures" / "notebooks"
+
+
+@pytest.mark.parametrize("path", ALL_NOTEBOOKS, ids=_ids(ALL_NOTEBOOKS))
+def test_executed_copy_follows_the_notebook(path):
+    # figures/notebooks/ holds what a reader sees (outputs and plots), written by
+    # `make figures`: its cells must be the notebook's, and every code cell must have run.
+    copy = nbformat.read(EXECUTED_COPIES / path.name, as_version=4)
+    nb = nbformat.read(path, as_version=4)
+    assert [(c.cell_type, c.source) for c in copy.cells] == \
+        [(c.cell_type, c.source) for c in nb.cells], (
+        f"{path.name} changed since its executed copy: run `make figures`")
+    for cell in copy.cells:
+        if cell.cell_type == "code":
+            assert cell.execution_count is not None
+            assert not [o for o in cell.outputs if o.output_type == "error"]
