@@ -56,7 +56,10 @@ def check_choices(name, key, values, known):
 
 
 def band(rows, x, y, by=()):
-    """{group: (xs, mean, sd, count)} over replicates, x sorted."""
+    """{group: (xs, median, (low, high), count)} over replicates, x sorted; low and high are
+    the 10% and 90% quantiles, which stay within the metric's range (a mean plus or minus a
+    standard deviation does not: an ARI near 1 would get a band above 1, a distance near 0
+    one below 0)."""
     groups = defaultdict(lambda: defaultdict(list))
     for row in rows:
         value = row.get(y)
@@ -68,14 +71,17 @@ def band(rows, x, y, by=()):
     for key, by_x in groups.items():
         xs = np.array(sorted(by_x))
         vals = [np.array(by_x[v]) for v in xs]
-        out[key] = (xs, np.array([v.mean() for v in vals]), np.array([v.std() for v in vals]),
+        out[key] = (xs, np.array([np.median(v) for v in vals]),
+                    (np.array([np.quantile(v, 0.1) for v in vals]),
+                     np.array([np.quantile(v, 0.9) for v in vals])),
                     np.array([v.size for v in vals]))
     return out
 
 
-def plot_band(ax, xs, mean, sd, label, **kw):
-    line, = ax.plot(xs, mean, marker="o", ms=3, label=label, **kw)
-    ax.fill_between(xs, mean - sd, mean + sd, color=line.get_color(), alpha=0.2, lw=0)
+def plot_band(ax, xs, median, quantiles, label, **kw):
+    """The median line and the band between the quantiles ``(low, high)`` of :func:`band`."""
+    line, = ax.plot(xs, median, marker="o", ms=3, label=label, **kw)
+    ax.fill_between(xs, quantiles[0], quantiles[1], color=line.get_color(), alpha=0.2, lw=0)
     return line
 
 

@@ -106,8 +106,8 @@ def make_figures(rows, config, out_dir, formats):
     for ax, model in zip(axes, models):
         sub = [r for r in rows if r["model"] == model]
         for method in config["methods"]:
-            for _, (xs, mean, sd, _) in band(sub, "epsilon", f"ari_{method}").items():
-                plot_band(ax, xs, mean, sd, method)
+            for _, (xs, median, quantiles, _) in band(sub, "epsilon", f"ari_{method}").items():
+                plot_band(ax, xs, median, quantiles, method)
         ax.set_xlabel("epsilon")
         ax.set_ylabel("adjusted Rand index")
         ax.set_ylim(-0.05, 1.05)

@@ -92,9 +92,9 @@ def make_figures(rows, config, out_dir, formats):
               ("w_si_log", "W_SI, log diagrams (plain ASE, eps unknown)"),
               ("w_adjusted", "W_inf, raw diagrams (adjusted ASE, eps known)"))
     for ax, (metric, title) in zip(axes, panels):
-        for (eps,), (xs, mean, sd, _) in sorted(band(rows, "n_nodes", metric,
+        for (eps,), (xs, median, quantiles, _) in sorted(band(rows, "n_nodes", metric,
                                                      ("epsilon",)).items()):
-            plot_band(ax, xs, mean, sd, f"eps = {eps:g}")
+            plot_band(ax, xs, median, quantiles, f"eps = {eps:g}")
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xticks(config["sizes"], [str(n) for n in config["sizes"]])
@@ -103,6 +103,7 @@ def make_figures(rows, config, out_dir, formats):
         ax.set_title(title, fontsize=10)
         ax.legend(fontsize=8)
     axes[0].set_ylabel("distance to the latent circle's H1 diagram")
-    fig.suptitle(f"latent circle, {config['replicates']} replicates (mean ± sd)", fontsize=10)
+    fig.suptitle(f"latent circle, {config['replicates']} replicates (median and 10-90% "
+                 "quantiles)", fontsize=10)
     fig.tight_layout()
     return save(fig, out_dir, "convergence", formats)

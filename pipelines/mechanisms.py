@@ -96,14 +96,14 @@ def make_figures(rows, config, out_dir, formats):
                               (axes[1], "si_bottleneck", "shift-invariant W_SI")):
         for embedding in ("plain", "adjusted"):
             bands = band(rows, "epsilon", f"{metric}_{embedding}", ("mechanism",))
-            for (mech,), (xs, mean, sd, _) in sorted(bands.items()):
-                plot_band(ax, xs, mean, sd, f"{mech}, {embedding}", ls=styles[mech],
+            for (mech,), (xs, median, quantiles, _) in sorted(bands.items()):
+                plot_band(ax, xs, median, quantiles, f"{mech}, {embedding}", ls=styles[mech],
                           color="C0" if embedding == "plain" else "C1")
         ax.set_xlabel("epsilon")
         ax.set_title(f"H1 log-diagram {title}, ASE(A) vs ASE(M(A))", fontsize=10)
         ax.legend(fontsize=8)
     axes[0].set_ylabel("distance (log scale diagrams)")
     fig.suptitle(f"lemniscate, n = {config['n_nodes']}, {config['replicates']} replicates "
-                 "(mean ± sd)", fontsize=10)
+                 "(median and 10-90% quantiles)", fontsize=10)
     fig.tight_layout()
     return save(fig, out_dir, "mechanisms", formats)

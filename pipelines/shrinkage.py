@@ -96,8 +96,9 @@ def make_figures(rows, config, out_dir, formats):
     fig, axes = plt.subplots(1, 3, figsize=(13, 4), gridspec_kw={"width_ratios": [1.3, 1, 1]})
     ax = axes[0]
     finite = [r for r in rows if np.isfinite(r["epsilon"])]
-    for (model,), (xs, mean, sd, _) in band(finite, "epsilon", "ratio", ("model",)).items():
-        plot_band(ax, xs, mean, sd, f"{model}: measured")
+    bands = band(finite, "epsilon", "ratio", ("model",))
+    for (model,), (xs, median, quantiles, _) in bands.items():
+        plot_band(ax, xs, median, quantiles, f"{model}: measured")
     top = max([e for e in config["epsilons"] if np.isfinite(e)] or [8.0])
     grid = np.linspace(0, top, 300)
     ax.plot(grid, np.sqrt(1 - 2 * tdadp.flip_probability(grid)), "k--",
@@ -122,6 +123,9 @@ def make_figures(rows, config, out_dir, formats):
                 Z = np.c_[Z, np.zeros(len(Z))]
             ax.scatter(Z[:, 0], Z[:, 1], s=2, alpha=0.4, color=color, label=f"eps={eps:g}")
         ax.set_aspect("equal")
+        ax.set_xlabel("coordinate 1 (aligned to the latent positions)")
+        ax.set_ylabel("coordinate 2")
+        ax.locator_params(nbins=5)  # fewer ticks: they overlapped on the SBM panel
         ax.set_title(f"{model}: plain ASE of the release", fontsize=10)
         ax.legend(fontsize=7, markerscale=4)
     fig.tight_layout()
