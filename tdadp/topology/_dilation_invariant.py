@@ -220,7 +220,7 @@ def _union_covers(R, M, c0, c1, v, rows_first):
 
 # --- branch and bound -----------------------------------------------------------------------
 
-def _branch_and_bound(prob, hi, seeds, tol, max_evaluations, certify):
+def _branch_and_bound(prob, hi, seeds, tol, max_evaluations):
     """Lipschitz branch and bound of f on [0, hi]. Returns (scales, values, lower bound)."""
     L = prob.L
     xs = sorted({0.0, hi, *[s for s in seeds if 0.0 <= s <= hi]})
@@ -246,7 +246,7 @@ def _branch_and_bound(prob, hi, seeds, tol, max_evaluations, certify):
             break
         heapq.heappop(heap)
         v = ub - tol
-        if certify and v > lb and prob.certifies(x0, x1, v):
+        if v > lb and prob.certifies(x0, x1, v):
             settled_lb = min(settled_lb, v)
             continue
         if s <= x0 or s >= x1 or x1 - x0 <= 1e-15 * max(1.0, x1):
@@ -257,8 +257,7 @@ def _branch_and_bound(prob, hi, seeds, tol, max_evaluations, certify):
         for a, b in ((x0, s), (s, x1)):
             lb_ab, s_ab = bound(a, b)
             heapq.heappush(heap, (lb_ab, a, b, s_ab))
-    lower = min([heap[0][0]] if heap else [ub], default=ub)
-    lower = min(lower, settled_lb, ub)
+    lower = min(heap[0][0] if heap else ub, settled_lb, ub)
     xs = np.array(sorted(vals))
     return xs, np.array([vals[x] for x in xs]), lower
 
@@ -425,10 +424,9 @@ def _solve(pairs, tol, method, max_evaluations, e):
     seeds = [1.0]
     if prob.A2 > 0 and prob.A1 > 0:
         seeds.append(prob.A1 / prob.A2)  # the largest features matched
-    certify = True
     gap = fp if method == "exact" else tol
     budget = max_evaluations if method == "certified" else min(max_evaluations, 200)
-    xs, vals, lower = _branch_and_bound(prob, hi, seeds, gap, budget, certify)
+    xs, vals, lower = _branch_and_bound(prob, hi, seeds, gap, budget)
     best = int(np.argmin(vals))
     scale, ub = float(xs[best]), float(vals[best])
     if method == "certified":
