@@ -80,7 +80,8 @@ def band(rows, x, y, by=()):
 
 def plot_band(ax, xs, median, quantiles, label, **kw):
     """The median line and the band between the quantiles ``(low, high)`` of :func:`band`."""
-    line, = ax.plot(xs, median, marker="o", ms=3, label=label, **kw)
+    kw = {"marker": "o", "ms": 3, **kw}
+    line, = ax.plot(xs, median, label=label, **kw)
     ax.fill_between(xs, quantiles[0], quantiles[1], color=line.get_color(), alpha=0.2, lw=0)
     return line
 
@@ -123,3 +124,41 @@ def quantile_band(rows, x, y, low=0.1, high=0.9):
     return (xs, np.array([np.median(v) for v in vals]),
             np.array([np.quantile(v, low) for v in vals]),
             np.array([np.quantile(v, high) for v in vals]))
+
+
+def check_range(name, key, value, low, high, why):
+    """``low < value < high`` (open interval), else a ConfigError saying ``why``."""
+    if not low < value < high:
+        raise ConfigError(f"{name}: {key} must be in ({low:g}, {high:g}) ({why}), got "
+                          f"{value!r}")
+
+
+def fitted_slope(rows, x, y):
+    """Least-squares slope of log median(y) against log x (nan with fewer than two x values
+    or a non-positive median)."""
+    xs, med, _, _ = quantile_band(rows, x, y)
+    if len(xs) < 2 or np.any(med <= 0):
+        return float("nan")
+    return float(np.polyfit(np.log(xs), np.log(med), 1)[0])
+
+
+def write_slopes(entries, out_dir, stem):
+    """The fitted slopes beside the figure, as ``<stem>_slopes.csv``."""
+    import csv
+
+    path = Path(out_dir) / f"{stem}_slopes.csv"
+    with open(path, "w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(entries[0]) if entries else ["epsilon"])
+        writer.writeheader()
+        for entry in entries:
+            writer.writerow({k: (f"{v:.4f}" if isinstance(v, float) else v)
+                             for k, v in entry.items()})
+    return path
+
+
+def note_on_figure(fig, notes):
+    """Draw an experiment's notes (e.g. "the quick size is below the threshold") under the
+    title, in red, so that a figure read alone carries them."""
+    if notes:
+        fig.text(0.5, 0.005, "NOTE: " + " | ".join(notes), ha="center", va="bottom",
+                 fontsize=8, color="firebrick", wrap=True)

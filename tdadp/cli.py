@@ -20,6 +20,7 @@ from .experiments import (
     check_output_dir,
     check_run_memory,
     experiment_config,
+    experiment_notes,
     get_experiment,
     list_experiments,
     run_experiment,
@@ -95,6 +96,8 @@ def main(argv=None):
     print(f"{args.experiment}: {len(rows)} rows -> {out / 'results.csv'}")
     for path in figures:
         print(f"  figure: {path}")
+    for note in experiment_notes(module, config):
+        print(f"  note: {note}")
     return 0
 
 

@@ -63,7 +63,7 @@ def read_table(path):
 
 
 def write_provenance(path, *, experiment, config, root_seed, n_tasks, backend, argv=None,
-                     wall_time_s=None):
+                     wall_time_s=None, notes=()):
     record = {
         "experiment": experiment,
         "config": config,
@@ -78,6 +78,7 @@ def write_provenance(path, *, experiment, config, root_seed, n_tasks, backend, a
         "machine": {"platform": platform.platform(), "processor": platform.processor()},
         "finished": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
         "wall_time_s": wall_time_s,
+        "notes": list(notes),
     }
     Path(path).write_text(json.dumps(record, indent=2, default=str) + "\n")
     return path

@@ -5,7 +5,10 @@ and ``replicates``), ``QUICK`` (overrides for a quick run), ``validate(config)``
 ``points(config) -> list of parameter dicts``, ``run_task(params, config, seed) -> metrics``
 and ``make_figures(rows, config, out_dir, formats) -> list of paths``; optionally
 ``peak_memory(config) -> bytes``, the peak memory of its largest task, which a run checks
-against the memory the process can use before any work starts.
+against the memory the process can use before any work starts, and
+``notes(config) -> list of str``, what a reader of that run should know (e.g. that a quick
+size is below the one where the effect appears): printed by the CLI, kept in the
+provenance and drawn on the figure by the experiment.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from ._results import write_provenance, write_table
 from ._sweep import make_tasks, run_sweep
 
 __all__ = ["list_experiments", "get_experiment", "run_experiment", "experiment_config",
-           "check_output_dir", "check_run_memory"]
+           "check_output_dir", "check_run_memory", "experiment_notes"]
 
 EXPERIMENT_PACKAGE = "tdadp.pipelines"
 _REQUIRED = ("NAME", "SUMMARY", "CONFIG", "points", "run_task", "make_figures")
@@ -72,6 +75,12 @@ def experiment_config(module, config_file=None, *, quick=False, replicates=None)
     if validate is not None:
         validate(config)
     return config
+
+
+def experiment_notes(module, config):
+    """The experiment's notes on this configuration (empty when it defines none)."""
+    notes = getattr(module, "notes", None)
+    return [] if notes is None else [str(n) for n in notes(config)]
 
 
 def check_output_dir(out):
@@ -139,5 +148,6 @@ def run_experiment(name, *, config_file=None, out=None, replicates=None, quick=F
     figures = module.make_figures(rows, config, out, tuple(formats))
     write_provenance(out / "provenance.json", experiment=name, config=config,
                      root_seed=config["seed"], n_tasks=len(tasks), backend=backend,
-                     argv=argv, wall_time_s=time.perf_counter() - start)
+                     argv=argv, wall_time_s=time.perf_counter() - start,
+                     notes=experiment_notes(module, config))
     return out, rows, figures

@@ -39,13 +39,13 @@ def test_out_in_an_unwritable_place_is_refused_before_the_sweep(tmp_path, capsys
 
 def test_non_utf8_config_is_one_line(tmp_path, capsys, no_work):
     config = tmp_path / "latin1.toml"
-    config.write_bytes("n_nodes = 100\n# café\n".encode("latin-1"))
+    config.write_bytes("sizes = [100]\n# café\n".encode("latin-1"))
     _refused(capsys, ["run", "mechanisms", "--quick", "--config", str(config), "--out",
                       str(tmp_path / "o")], "is not UTF-8 text (byte 0xe9")
 
 
 @pytest.mark.parametrize("experiment, settings", [
-    ("mechanisms", "n_nodes = 100\nn_components = 200\n"),
+    ("mechanisms", "sizes = [100, 300]\nn_components = 200\n"),
     ("convergence", "sizes = [100, 200]\nn_components = 100\n"),
 ])
 def test_more_components_than_nodes_is_refused(tmp_path, capsys, no_work, experiment,
@@ -60,8 +60,8 @@ def test_sizes_beyond_memory_are_refused_up_front(tmp_path, capsys, no_work):
     # n = 100,000 nodes dense needs about 100 GB (10 bytes per n^2, measured): refused with the
     # need, the limit and the binding source, not a MemoryError traceback.
     config = tmp_path / "big.toml"
-    config.write_text("n_nodes = 100000\n")
-    err = _refused(capsys, ["run", "mechanisms", "--config", str(config), "--out",
+    config.write_text("sizes = [100000]\n")
+    err = _refused(capsys, ["run", "convergence", "--config", str(config), "--out",
                             str(tmp_path / "o")], "would need about 100 GB")
     assert "bound by" in err and not (tmp_path / "o").exists()
 
