@@ -10,9 +10,10 @@ from tdadp.experiments import list_experiments, read_table, run_experiment
 EXPERIMENTS = ["clustering", "convergence", "mechanisms", "rates", "realnets", "shrinkage"]
 EXPECTED_COLUMNS = {
     "shrinkage": {"model", "epsilon", "ratio", "theory_ratio", "embedded_diameter"},
-    "mechanisms": {"mechanism", "epsilon", "bottleneck_plain", "bottleneck_adjusted",
-                   "si_bottleneck_plain"},
-    "convergence": {"n_nodes", "epsilon", "w_raw", "w_si_log", "w_adjusted"},
+    "mechanisms": {"model", "n_nodes", "epsilon", "w_edgeflip", "w_laplaceflip",
+                   "w_laplaceflip_authors", "flip_edgeflip", "flip_laplaceflip"},
+    "convergence": {"n_nodes", "epsilon", "w_raw", "w_bias", "w_si_log", "si_floor", "w_di",
+                    "di_scale", "w_adjusted", "w_nonprivate"},
     "clustering": {"model", "epsilon", "ari_tomato", "ari_kmeans", "ari_spectral"},
     "rates": {"n_nodes", "epsilon", "two_inf", "fro", "two_inf_nonprivate", "fro_nonprivate",
               "inflation_two_inf", "inflation_fro", "theory_inflation"},
@@ -34,7 +35,14 @@ def test_list(capsys):
         assert name in out
 
 
-@pytest.mark.parametrize("name", EXPERIMENTS)
+# The quick runs of convergence and clustering take 20-40 s each (sized to show their
+# effect); the default suite runs both end to end on smaller configurations
+# (test_paper_designs.py, test_local_processes_and_dask_cluster_give_identical_tables).
+_HEAVY_QUICK = {"convergence", "clustering"}
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in _HEAVY_QUICK
+                                  else n for n in EXPERIMENTS])
 def test_quick_run_writes_table_figures_provenance(name, tmp_path, capsys):
     assert main(["run", name, "--quick", "--out", str(tmp_path), "--no-progress", "--pdf"]) == 0
     rows = read_table(tmp_path / "results.csv")
@@ -55,14 +63,13 @@ def test_quick_run_writes_table_figures_provenance(name, tmp_path, capsys):
 
 def test_rerun_reproduces_table_and_seed_changes_it(tmp_path):
     cfg = tmp_path / "cfg.json"
-    cfg.write_text(json.dumps({"replicates": 2, "epsilons": [1.0, 4.0], "n_nodes": 60}))
+    cfg.write_text(json.dumps({"replicates": 2, "sizes": [40, 60]}))
     _, a, _ = run_experiment("mechanisms", config_file=cfg, out=tmp_path / "a", progress=False)
     _, b, _ = run_experiment("mechanisms", config_file=cfg, out=tmp_path / "b", progress=False)
     assert _strip_time(a) == _strip_time(b)
     assert _strip_time(read_table(tmp_path / "a" / "results.csv")) == \
         _strip_time(read_table(tmp_path / "b" / "results.csv"))
-    cfg.write_text(json.dumps({"replicates": 2, "epsilons": [1.0, 4.0], "n_nodes": 60,
-                               "seed": 1}))
+    cfg.write_text(json.dumps({"replicates": 2, "sizes": [40, 60], "seed": 1}))
     _, c, _ = run_experiment("mechanisms", config_file=cfg, out=tmp_path / "c", progress=False)
     assert _strip_time(a) != _strip_time(c)
 
@@ -85,7 +92,10 @@ def test_local_processes_and_dask_cluster_give_identical_tables(tmp_path):
     [
         (["run", "nope"], None, "unknown experiment 'nope'"),
         (["run", "mechanisms"], {"epsilon": [1.0]}, "unknown config key 'epsilon'"),
-        (["run", "mechanisms"], {"epsilons": [-1.0]}, "epsilons must be >= 0"),
+        (["run", "convergence"], {"epsilons": [-1.0]}, "epsilons must be >= 0"),
+        (["run", "mechanisms"], {"models": ["sbm"]}, "unknown model 'sbm' in models"),
+        (["run", "mechanisms"], {"bandwidth": 0.0}, "bandwidth must be in (0, inf)"),
+        (["run", "convergence"], {"radius": 0.7}, "radius must be in (0, 0.6)"),
         (["run", "convergence"], {"sizes": [5, 100]}, "sizes must be at least 50"),
         (["run", "shrinkage"], {"n_nodes": "many"}, "n_nodes = 'many'"),
         (["run", "shrinkage", "--n-jobs", "0"], None, "--n-jobs must be at least 1"),
@@ -129,3 +139,15 @@ def test_console_script_exit_code(tmp_path):
     assert proc.returncode == 2
     assert proc.stderr.strip() == (f"tdadp: error: config file "
                                    f"'{tmp_path / 'missing.toml'}' does not exist")
+
+
+def test_small_clustering_run_writes_table_and_figure(tmp_path):
+    # the default suite's end-to-end run of the clustering experiment (its quick run is slow)
+    cfg = tmp_path / "cfg.json"
+    cfg.write_text(json.dumps({"replicates": 1, "circles_nodes": [300, 100], "sbm_nodes": 150,
+                               "epsilons": [5.0]}))
+    _, rows, figures = run_experiment("clustering", config_file=cfg, out=tmp_path / "o",
+                                      progress=False)
+    assert {r["model"] for r in rows} == {"two_circles", "sbm"}
+    assert EXPECTED_COLUMNS["clustering"] <= set(rows[0])
+    assert figures[0].stat().st_size > 10_000
