@@ -151,3 +151,5 @@ def test_small_clustering_run_writes_table_and_figure(tmp_path):
     assert {r["model"] for r in rows} == {"two_circles", "sbm"}
     assert EXPECTED_COLUMNS["clustering"] <= set(rows[0])
     assert figures[0].stat().st_size > 10_000
+    notes = json.loads((tmp_path / "o" / "provenance.json").read_text())["notes"]
+    assert len(notes) == 1 and "300 + 100 nodes" in notes[0]
