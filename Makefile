@@ -26,7 +26,7 @@ $(STAMP): pyproject.toml | $(PY)
 
 install: $(STAMP)
 
-# The end-to-end example, then quick versions of the four experiments (a few minutes).
+# The end-to-end example, then quick versions of the six experiments (within 3 minutes).
 demo: $(STAMP)
 	MPLBACKEND=Agg $(PY) pipelines/demo.py --out figures
 	@for e in $(EXPERIMENTS); do \
