@@ -11,6 +11,7 @@ between block centroids (SBM), twice the mean distance to the centroid (circle).
 from __future__ import annotations
 
 import numpy as np
+from matplotlib.ticker import MaxNLocator
 
 import tdadp
 
@@ -106,7 +107,8 @@ def make_figures(rows, config, out_dir, formats):
     ax.axhline(1.0, color="grey", lw=0.5)
     ax.set_xlabel("epsilon")
     ax.set_ylabel("diameter ratio private / non-private")
-    ax.set_title(f"edgeFlip shrinks the geometry (n = {config['n_nodes']})", fontsize=10)
+    ax.set_title(f"edgeFlip shrinks the geometry (n = {config['n_nodes']}, "
+                 f"{config['replicates']} replicates:\nmedian and 10-90% quantiles)", fontsize=10)
     ax.legend(fontsize=8)
     # One replicate's embeddings at a few eps, first two coordinates after Procrustes.
     seed = np.random.SeedSequence(config["seed"], spawn_key=(10**6,))
@@ -125,8 +127,13 @@ def make_figures(rows, config, out_dir, formats):
         ax.set_aspect("equal")
         ax.set_xlabel("coordinate 1 (aligned to the latent positions)")
         ax.set_ylabel("coordinate 2")
-        ax.locator_params(nbins=5)  # fewer ticks: they overlapped on the SBM panel
+        ax.locator_params(nbins=5)
+        if model == "sbm":  # a narrow panel: two ticks, or their labels overlap
+            ax.xaxis.set_major_locator(MaxNLocator(nbins=2))
         ax.set_title(f"{model}: plain ASE of the release", fontsize=10)
-        ax.legend(fontsize=7, markerscale=4)
-    fig.tight_layout()
+    # one legend for both scatters, under them: inside, it covered points
+    handles, labels = axes[1].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", bbox_to_anchor=(0.67, -0.01), ncol=4,
+               fontsize=8, markerscale=4)
+    fig.tight_layout(rect=(0, 0.06, 1, 1))
     return save(fig, out_dir, "shrinkage", formats)
