@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import csv
 from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
+from matplotlib.ticker import NullFormatter
 
 from tdadp.experiments import ConfigError
 
@@ -60,21 +62,14 @@ def band(rows, x, y, by=()):
     the 10% and 90% quantiles, which stay within the metric's range (a mean plus or minus a
     standard deviation does not: an ARI near 1 would get a band above 1, a distance near 0
     one below 0)."""
-    groups = defaultdict(lambda: defaultdict(list))
+    groups = defaultdict(list)
     for row in rows:
-        value = row.get(y)
-        if value is None or (isinstance(value, float) and np.isnan(value)):
-            continue
-        key = tuple(row[b] for b in by)
-        groups[key][row[x]].append(float(value))
+        groups[tuple(row[b] for b in by)].append(row)
     out = {}
-    for key, by_x in groups.items():
-        xs = np.array(sorted(by_x))
-        vals = [np.array(by_x[v]) for v in xs]
-        out[key] = (xs, np.array([np.median(v) for v in vals]),
-                    (np.array([np.quantile(v, 0.1) for v in vals]),
-                     np.array([np.quantile(v, 0.9) for v in vals])),
-                    np.array([v.size for v in vals]))
+    for key, sub in groups.items():
+        xs, median, low, high, count = _quantiles(sub, x, y, 0.1, 0.9)
+        if xs:
+            out[key] = (np.array(xs), median, (low, high), count)
     return out
 
 
@@ -113,6 +108,12 @@ def quantile_band(rows, x, y, low=0.1, high=0.9):
     Quantiles of the values themselves stay within the metric's range, which a mean plus or
     minus a standard deviation does not (an ARI near 1 would get a band above 1).
     """
+    return _quantiles(rows, x, y, low, high)[:4]
+
+
+def _quantiles(rows, x, y, low, high):
+    """(xs, median, low quantile, high quantile, count) of ``y`` at each ``x`` (missing and
+    NaN values skipped)."""
     groups = defaultdict(list)
     for row in rows:
         value = row.get(y)
@@ -123,7 +124,8 @@ def quantile_band(rows, x, y, low=0.1, high=0.9):
     vals = [np.array(groups[v]) for v in xs]
     return (xs, np.array([np.median(v) for v in vals]),
             np.array([np.quantile(v, low) for v in vals]),
-            np.array([np.quantile(v, high) for v in vals]))
+            np.array([np.quantile(v, high) for v in vals]),
+            np.array([v.size for v in vals]))
 
 
 def check_range(name, key, value, low, high, why):
@@ -144,8 +146,6 @@ def fitted_slope(rows, x, y):
 
 def write_slopes(entries, out_dir, stem):
     """The fitted slopes beside the figure, as ``<stem>_slopes.csv``."""
-    import csv
-
     path = Path(out_dir) / f"{stem}_slopes.csv"
     with open(path, "w", newline="") as fh:
         writer = csv.DictWriter(fh, fieldnames=list(entries[0]) if entries else ["epsilon"])
@@ -157,8 +157,18 @@ def write_slopes(entries, out_dir, stem):
 
 
 def note_on_figure(fig, notes):
-    """Draw an experiment's notes (e.g. "the quick size is below the threshold") under the
-    title, in red, so that a figure read alone carries them."""
+    """Draw an experiment's notes (e.g. "the quick size is below the threshold") along the
+    bottom edge, in red, so that a figure read alone carries them."""
     if notes:
         fig.text(0.5, 0.005, "NOTE: " + " | ".join(notes), ha="center", va="bottom",
                  fontsize=8, color="firebrick", wrap=True)
+
+
+def size_axis(ax, sizes, xlabel="n (nodes)", log_y=True):
+    """Log-scaled n axis with one labelled tick per size (no minor labels), log y by default."""
+    ax.set_xscale("log")
+    if log_y:
+        ax.set_yscale("log")
+    ax.set_xticks(sizes, [str(n) for n in sizes])
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.set_xlabel(xlabel)

@@ -42,6 +42,7 @@ from ._common import (
     plot_band,
     pyplot,
     save,
+    size_axis,
     write_slopes,
 )
 
@@ -162,7 +163,8 @@ def slopes(rows):
 
 def make_figures(rows, config, out_dir, formats):
     plt = pyplot()
-    fitted = {e["epsilon"]: e for e in slopes(rows)}
+    table = slopes(rows)
+    fitted = {e["epsilon"]: e for e in table}
     fig, axes = plt.subplots(1, 4, figsize=(20, 4.6), sharex=True)
     sizes = sorted({r["n_nodes"] for r in rows})
     for ax, (metric, title, subtitle) in zip(axes, _PANELS):
@@ -190,11 +192,7 @@ def make_figures(rows, config, out_dir, formats):
             plot_band(ax, xs, median, quantiles,
                       f"W(D_A, D_X) (slope {fitted_slope(rows, 'n_nodes', 'w_nonprivate'):+.2f})",
                       color="k", marker="s")
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_xticks(sizes, [str(n) for n in sizes])
-        ax.xaxis.set_minor_formatter(plt.NullFormatter())
-        ax.set_xlabel("n (nodes)")
+        size_axis(ax, sizes)
         ax.set_ylabel("distance to the diagram of ASE(A)")
         ax.set_title(f"{title}\n{subtitle}", fontsize=9)
         ax.legend(fontsize=7, loc="lower left")
@@ -203,5 +201,5 @@ def make_figures(rows, config, out_dir, formats):
                  "quantiles", fontsize=10)
     note_on_figure(fig, notes(config))
     fig.tight_layout()
-    write_slopes(slopes(rows), out_dir, NAME)
+    write_slopes(table, out_dir, NAME)
     return save(fig, out_dir, NAME, formats)

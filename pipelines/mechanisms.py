@@ -37,6 +37,7 @@ from ._common import (
     pyplot,
     quantile_band,
     save,
+    size_axis,
 )
 
 NAME = "mechanisms"
@@ -158,11 +159,7 @@ def make_figures(rows, config, out_dir, formats):
                         mfc="none", mec=color,
                         label=f"authors' {'edgeFlip' if mech == 'edgeflip' else 'LaplaceFlip'}"
                               " (published mean / 2: radius units)")
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_xticks(sizes, [str(n) for n in sizes])
-        ax.xaxis.set_minor_formatter(plt.NullFormatter())
-        ax.set_xlabel("n (nodes); eps = log n")
+        size_axis(ax, sizes, "n (nodes); eps = log n")
         ax.set_ylabel("W_inf between H1 diagrams (radius units)")
         ax.set_title("Gaussian-kernel lemniscate (the authors' graph)" if model ==
                      "gaussian_kernel" else "latent-lemniscate RDPG (tdadp.lemniscate)",

@@ -16,6 +16,7 @@ import numpy as np
 
 import tdadp
 
+from . import _common
 from ._common import (
     check_epsilons,
     check_min,
@@ -23,6 +24,7 @@ from ._common import (
     pyplot,
     quantile_band,
     save,
+    size_axis,
 )
 
 NAME = "rates"
@@ -104,10 +106,7 @@ def fitted_slope(rows, metric, eps=None):
     """Least-squares slope of log median(metric) against log n, at one eps or pooled over
     all (nan with fewer than two sizes)."""
     sub = rows if eps is None else [r for r in rows if r["epsilon"] == eps]
-    xs, med, _, _ = quantile_band(sub, "n_nodes", metric)
-    if len(xs) < 2:
-        return float("nan")
-    return float(np.polyfit(np.log(xs), np.log(med), 1)[0])
+    return _common.fitted_slope(sub, "n_nodes", metric)
 
 
 def make_figures(rows, config, out_dir, formats):
@@ -131,11 +130,7 @@ def make_figures(rows, config, out_dir, formats):
         if metric == "two_inf" and len(xs) > 1:  # the n^-1/2 reference through the first point
             ref = med[0] * (np.asarray(xs) / xs[0]) ** -0.5
             ax.plot(xs, ref, "k:", lw=1, label="slope -1/2 (reference)")
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_xticks(sizes, [str(n) for n in sizes])
-        ax.xaxis.set_minor_formatter(plt.NullFormatter())
-        ax.set_xlabel("n (nodes)")
+        size_axis(ax, sizes)
         ax.set_ylabel(f"{title} after Procrustes")
         ax.set_title(f"{title}: adjusted ASE of edgeFlip(A) vs ASE(A)", fontsize=10)
         # where no curve runs: below the falling 2->inf curves (room made for it), between
@@ -157,10 +152,7 @@ def make_figures(rows, config, out_dir, formats):
         ax.plot(xs, med, color=line.get_color(), ls=":", lw=1.5,
                 label=f"eps = {eps:g}: with the flips' variance ({np.median(med):.2f})")
     ax.axhline(1.0, color="grey", lw=0.5)
-    ax.set_xscale("log")
-    ax.set_xticks(sizes, [str(n) for n in sizes])
-    ax.xaxis.set_minor_formatter(plt.NullFormatter())
-    ax.set_xlabel("n (nodes)")
+    size_axis(ax, sizes, log_y=False)
     ax.set_ylabel("error ratio: private / non-private (same graph)")
     ax.set_title("inflation of the error by edgeFlip", fontsize=10)
     ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.02, 0.5))  # beside the data
