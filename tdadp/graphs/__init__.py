@@ -4,6 +4,15 @@ The dyad machinery (``_dyads``: row blocks, linear dyad indices, geometric skipp
 shared by the sampler and the mechanisms and stays private.
 """
 
+from ._ergm_terms import (
+    ALTERNATING_TERMS,
+    DEFAULT_DECAY,
+    ERGM_TERMS,
+    LABELLED_TERMS,
+    ERGMTerms,
+    ergm_statistics,
+    parse_terms,
+)
 from ._grdpg import GRDPG, probability_matrix, sample_grdpg
 from ._info import GraphArray, graph_guarantee, graph_nodes, tag_graph
 from ._packed import PackedAdjacency, packed_layout
@@ -18,4 +27,11 @@ __all__ = [
     "graph_guarantee",
     "PackedAdjacency",
     "packed_layout",
+    "ERGM_TERMS",
+    "ALTERNATING_TERMS",
+    "LABELLED_TERMS",
+    "DEFAULT_DECAY",
+    "ERGMTerms",
+    "parse_terms",
+    "ergm_statistics",
 ]
