@@ -4,6 +4,13 @@ The dyad machinery (``_dyads``: row blocks, linear dyad indices, geometric skipp
 shared by the sampler and the mechanisms and stays private.
 """
 
+from ._ergm_exact import (
+    MAX_ENUMERATION_NODES,
+    enumerate_graphs,
+    ergm_exact_mean,
+    ergm_log_partition,
+)
+from ._ergm_sampler import ERGM, ERGMChain, Observation, default_steps, sample_ergm
 from ._ergm_terms import (
     ALTERNATING_TERMS,
     DEFAULT_DECAY,
@@ -34,4 +41,13 @@ __all__ = [
     "ERGMTerms",
     "parse_terms",
     "ergm_statistics",
+    "ERGM",
+    "ERGMChain",
+    "Observation",
+    "sample_ergm",
+    "default_steps",
+    "MAX_ENUMERATION_NODES",
+    "enumerate_graphs",
+    "ergm_log_partition",
+    "ergm_exact_mean",
 ]
