@@ -21,7 +21,15 @@ from .embed import (
     procrustes_align,
     two_to_infinity_error,
 )
-from .graphs import GRDPG, PackedAdjacency, probability_matrix, sample_grdpg
+from .graphs import (
+    ERGM,
+    GRDPG,
+    PackedAdjacency,
+    ergm_statistics,
+    probability_matrix,
+    sample_ergm,
+    sample_grdpg,
+)
 from .io import from_networkx, read_edgelist, simple_graph, to_networkx
 from .latent import (
     LATENT_KINDS,
@@ -37,11 +45,12 @@ from .latent import (
     torus,
     two_circles,
 )
-from .privacy import audit, compose, edge_privacy_exact
+from .privacy import PrivateERGM, audit, bayes_ergm, compose, edge_privacy_exact
 from .recipes import make_private_clustering
 from .release import (
     DegreeSequence,
     EdgeFlip,
+    ERGMStatisticsRelease,
     LaplaceEdgeCount,
     LaplaceFlip,
     PrivacyGuarantee,
@@ -96,6 +105,9 @@ __all__ = [
     "sample_grdpg",
     "probability_matrix",
     "PackedAdjacency",
+    "ERGM",
+    "sample_ergm",
+    "ergm_statistics",
     "save_packed",
     "load_packed",
     # mechanisms
@@ -117,6 +129,9 @@ __all__ = [
     "project_max_degree",
     "WassersteinMechanism",
     "infinity_wasserstein",
+    "ERGMStatisticsRelease",
+    "PrivateERGM",
+    "bayes_ergm",
     # embedding
     "AdjacencySpectralEmbedding",
     "adjacency_spectral_embedding",

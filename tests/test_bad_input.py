@@ -19,7 +19,13 @@ from hypothesis import strategies as st
 from sklearn.base import clone
 
 import tdadp
-from tdadp.privacy import DegreeSequence, LaplaceEdgeCount, ProjectedCount, WassersteinMechanism
+from tdadp.privacy import (
+    DegreeSequence,
+    ERGMStatisticsRelease,
+    LaplaceEdgeCount,
+    ProjectedCount,
+    WassersteinMechanism,
+)
 from tdadp.topology import PairwiseDistance, PersistenceDiagram, PersistentHomology
 from tdadp.utils import InvalidParameterError, check_param
 
@@ -54,6 +60,9 @@ ESTIMATORS = {
     "LaplaceEdgeCount": (LaplaceEdgeCount(random_state=0), lambda e: e.fit_transform(_GRAPH)),
     "DegreeSequence": (DegreeSequence(random_state=0), lambda e: e.fit_transform(_GRAPH)),
     "ProjectedCount": (ProjectedCount(random_state=0), lambda e: e.fit_transform(_GRAPH)),
+    "ERGMStatisticsRelease": (ERGMStatisticsRelease(("edges", "altktriangles"), max_degree=5,
+                                                    random_state=0),
+                              lambda e: e.fit_transform(_GRAPH)),
     "WassersteinMechanism": (WassersteinMechanism(random_state=0),
                              lambda e: e.fit(_wasserstein_pairs()).transform(3.0)),
     "AdjacencySpectralEmbedding": (tdadp.AdjacencySpectralEmbedding(n_components=2),

@@ -45,7 +45,7 @@ OBS_NONE, OBS_LAPLACE, OBS_CAUCHY, OBS_SMOOTH_CAUCHY, OBS_FLIP = 0, 1, 2, 3, 4
 _EDGES, _KSTARS, _KTRI, _KTWO, _MATCH, _FACTOR, _MIX = 0, 1, 2, 3, 4, 5, 6
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def change_statistics(i, j, adj, deg, L, nbr, labels, n_levels, codes, offsets, powers,
                       decays, out):  # pragma: no cover - compiled
     """``s(x + ij) - s(x - ij)`` into ``out`` (zeroed first), from the current state."""
@@ -94,7 +94,7 @@ def change_statistics(i, j, adj, deg, L, nbr, labels, n_levels, codes, offsets, 
                 out[o + idx] += 1.0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _toggle(i, j, adj, deg, L, use_L, nbr, pos, elist, eid, ne, hist):  # pragma: no cover
     """Toggle ij in every structure (L before the lists change: it reads the neighbours)."""
     e = adj[i, j]
@@ -146,7 +146,7 @@ def _toggle(i, j, adj, deg, L, use_L, nbr, pos, elist, eid, ne, hist):  # pragma
     hist[deg[j]] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _smooth_factor(hist, k, beta):  # pragma: no cover - compiled
     """max_s e^(-beta s) (1 + s + #{w : deg(w) in [k - s, k + 1 + s]}) on the histogram."""
     n_bins = hist.shape[0]
@@ -180,7 +180,7 @@ def _smooth_factor(hist, k, beta):  # pragma: no cover - compiled
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _obs_loglik(kind, stats, obs_values, obs_scales, obs_sens, smooth):  # pragma: no cover
     """Log-likelihood of released statistics given the graph's statistics (up to a constant)."""
     v = 0.0
@@ -204,7 +204,7 @@ def _obs_loglik(kind, stats, obs_values, obs_scales, obs_sens, smooth):  # pragm
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def run_chain(adj, deg, L, use_L, nbr, pos, elist, eid, ne, hist, stats, labels, n_levels,
               codes, offsets, powers, decays, theta, n_steps, seed, max_degree,
               obs_kind, obs_values, obs_scales, obs_sens, smooth_k, smooth_beta,

@@ -10,16 +10,27 @@ It sits above the release stage, whose mechanisms it re-exports for convenience.
 - Other mechanisms: :class:`LaplaceEdgeCount`, :class:`DegreeSequence`,
   :func:`project_max_degree` and :class:`ProjectedCount` (restricted sensitivity), and the
   Pufferfish :class:`WassersteinMechanism` with :func:`infinity_wasserstein`.
+- Private ERGMs (Goldberg 2018): statistic releases :class:`ERGMStatisticsRelease`
+  (restricted sensitivity on H_k at edge or node level, private local sensitivity), and
+  :class:`PrivateERGM`, which releases and fits the posterior in one step.
+- Bayesian ERGM inference from a graph or a private release of it: :func:`bayes_ergm`
+  (:func:`exchange_algorithm`, :func:`population_exchange`; diagnostics
+  :func:`effective_sample_size`, :func:`split_rhat`, :func:`plot_trace`).
 """
 
 from ..release import (
     PROJECTED_STATISTICS,
+    THESIS_TABLE,
     DegreeSequence,
+    ERGMRelease,
+    ERGMStatisticsRelease,
     LaplaceEdgeCount,
     PrivacyGuarantee,
     ProjectedCount,
     WassersteinMechanism,
     degree_sequence,
+    ergm_restricted_sensitivity,
+    ergm_statistics_release,
     graph_statistic,
     infinity_wasserstein,
     laplace_edge_count,
@@ -29,10 +40,26 @@ from ..release import (
     projected_count,
     restricted_sensitivity,
     secret_pair_distributions,
+    truncate_max_degree,
+    truncation_smooth_sensitivity,
     wasserstein_mechanism,
 )
 from ._audit import AuditResult, audit
 from ._composition import compose
+from ._ergm import ERGM_MECHANISMS, PrivateERGM
+from ._ergm_diagnostics import (
+    acceptance_summary,
+    effective_sample_size,
+    plot_trace,
+    split_rhat,
+)
+from ._ergm_inference import (
+    ERGMPosterior,
+    bayes_ergm,
+    default_aux_steps,
+    exchange_algorithm,
+    population_exchange,
+)
 from ._exact import (
     MAX_EXACT_NODES,
     EdgePrivacyLevel,
@@ -65,8 +92,26 @@ __all__ = [
     "PROJECTED_STATISTICS",
     "ProjectedCount",
     "projected_count",
+    "THESIS_TABLE",
+    "ERGMRelease",
+    "ERGMStatisticsRelease",
+    "ergm_restricted_sensitivity",
+    "ergm_statistics_release",
+    "truncate_max_degree",
+    "truncation_smooth_sensitivity",
     "infinity_wasserstein",
     "secret_pair_distributions",
     "WassersteinMechanism",
     "wasserstein_mechanism",
+    "bayes_ergm",
+    "exchange_algorithm",
+    "population_exchange",
+    "ERGMPosterior",
+    "default_aux_steps",
+    "effective_sample_size",
+    "split_rhat",
+    "acceptance_summary",
+    "plot_trace",
+    "PrivateERGM",
+    "ERGM_MECHANISMS",
 ]

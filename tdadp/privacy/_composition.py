@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 from sklearn.base import clone
 
 from ..release._guarantee import PrivacyGuarantee
@@ -28,7 +29,8 @@ def compose(guarantees):
 
     Basic composition (Dwork, McSherry, Nissim, Smith 2006): running eps_1-, ..., eps_k-DP
     mechanisms on the same input is (eps_1 + ... + eps_k)-DP, whatever the mechanisms and
-    even when each is chosen after seeing the previous releases. The sum is tight in the
+    even when each is chosen after seeing the previous releases; with approximate components
+    the deltas add up too. The sum is tight in the
     worst case for pure DP; advanced composition (which trades a delta for a smaller epsilon)
     is not offered here.
 
@@ -84,4 +86,5 @@ def compose(guarantees):
         restriction=restriction,
         definition=definition,
         components=tuple(flat),
+        delta=min(float(sum(g.delta for g in items)), float(np.nextafter(1.0, 0.0))),
     )

@@ -15,6 +15,17 @@ from ._counts import (
     degrees,
     laplace_edge_count,
 )
+from ._ergm_release import (
+    ERGM_LEVELS,
+    ERGM_METHODS,
+    THESIS_TABLE,
+    ERGMRelease,
+    ERGMStatisticsRelease,
+    ergm_restricted_sensitivity,
+    ergm_statistics_release,
+    truncate_max_degree,
+    truncation_smooth_sensitivity,
+)
 from ._flip import (
     OUTPUT_KINDS,
     RATE_GRID,
@@ -100,6 +111,15 @@ __all__ = [
     "restricted_sensitivity",
     "ProjectedCount",
     "projected_count",
+    "ERGM_LEVELS",
+    "ERGM_METHODS",
+    "THESIS_TABLE",
+    "ERGMRelease",
+    "ERGMStatisticsRelease",
+    "ergm_restricted_sensitivity",
+    "ergm_statistics_release",
+    "truncate_max_degree",
+    "truncation_smooth_sensitivity",
     "infinity_wasserstein",
     "secret_pair_distributions",
     "WassersteinMechanism",

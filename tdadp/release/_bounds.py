@@ -14,7 +14,7 @@ def _as_output(x):
     return float(x) if np.ndim(x) == 0 else x
 
 
-def power_bound(epsilon, alpha):
+def power_bound(epsilon, alpha, delta=0.0):
     """Largest power of a level-``alpha`` test between two neighbouring inputs under eps-DP.
 
     ``min(e^eps * alpha, 1 - e^-eps * (1 - alpha))`` (Wasserman and Zhou 2010; Kairouz, Oh,
@@ -28,6 +28,9 @@ def power_bound(epsilon, alpha):
     epsilon : float or array-like, in [0, inf]
     alpha : float or array-like, in (0, 1)
         Level (false-positive rate) of the test.
+    delta : float in [0, 1), default=0
+        For (eps, delta)-DP: ``min(e^eps alpha + delta, 1 - e^-eps (1 - alpha - delta), 1)``
+        (Kairouz, Oh, Viswanath 2015).
 
     Returns
     -------
@@ -45,10 +48,13 @@ def power_bound(epsilon, alpha):
     a = np.asarray(alpha, dtype=float)
     if np.isnan(a).any() or ((a <= 0) | (a >= 1)).any():
         raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha!r}.")
+    d = float(delta)
+    if not 0.0 <= d < 1.0:
+        raise ValueError(f"delta must lie in [0, 1), got {delta!r}.")
     # exp(-eps) never overflows; e^eps * alpha is capped through the second term instead.
-    second = 1.0 - np.exp(-eps) * (1.0 - a)
-    first = a / np.maximum(np.exp(-eps), np.finfo(float).tiny)
-    return _as_output(np.minimum(first, second))
+    second = 1.0 - np.exp(-eps) * np.maximum(1.0 - a - d, 0.0)
+    first = a / np.maximum(np.exp(-eps), np.finfo(float).tiny) + d
+    return _as_output(np.minimum(np.minimum(first, second), 1.0))
 
 
 def posterior_bound(epsilon, prior, direction="upper"):

@@ -63,6 +63,9 @@ class PrivacyGuarantee:
         "differential privacy" or "Pufferfish privacy".
     components : tuple of PrivacyGuarantee
         For a composition, the guarantees composed.
+    delta : float in [0, 1), default=0
+        Approximate DP: the promise holds except with probability ``delta`` ((eps, delta)-DP;
+        e.g. releases calibrated to a private bound on the local sensitivity).
 
     Raises
     ------
@@ -93,6 +96,7 @@ class PrivacyGuarantee:
     restriction: str | None = None
     definition: str = "differential privacy"
     components: tuple = ()
+    delta: float = 0.0
 
     def __post_init__(self):
         owner = "PrivacyGuarantee"
@@ -112,13 +116,14 @@ class PrivacyGuarantee:
         check_param(self.restriction, [None, str], "restriction", owner)
         check_param(self.definition, [str], "definition", owner)
         check_param(self.components, [tuple], "components", owner)
+        check_param(self.delta, [Interval("real", 0, 1, "left")], "delta", owner)
         if self.dyad_independent and self.flip_probability is None:
             raise ValueError("PrivacyGuarantee: dyad_independent=True declares randomized "
                              "response on each dyad, which needs its flip_probability.")
         # Plain floats, so that equal guarantees compare and print alike whatever numpy
         # scalar type the mechanism computed them in.
         for name in ("epsilon", "effective_epsilon", "flip_probability", "sensitivity",
-                     "noise_scale"):
+                     "noise_scale", "delta"):
             value = getattr(self, name)
             if value is not None:
                 object.__setattr__(self, name, float(value))
@@ -128,7 +133,7 @@ class PrivacyGuarantee:
 
         See :func:`tdadp.privacy.power_bound`.
         """
-        return power_bound(self.epsilon, alpha)
+        return power_bound(self.epsilon, alpha, self.delta)
 
     def posterior_bound(self, prior, direction="upper"):
         """Largest (or smallest) posterior an adversary can reach from ``prior``.
@@ -148,11 +153,18 @@ class PrivacyGuarantee:
                     "wrong (the promise is only as good as the model of the data).")
         what = {"edge": "two networks differing in one dyad"}.get(
             self.unit, f"two inputs differing in one {self.unit}")
-        text = (f" Protected: any test between {what} (a whole network against its "
-                f"neighbour) has power at most min(e^eps*alpha, 1 - e^-eps*(1 - alpha)): "
-                f"{power:.4g} at level {_REPORT_ALPHA:g}; an adversary's odds on one such "
-                f"network against the other grow at most e^{eps:g}-fold, whatever else they "
-                f"know. Groups of g units: g*epsilon.")
+        if self.delta:
+            text = (f" Protected: any test between {what} (a whole network against its "
+                    f"neighbour) has power at most min(e^eps*alpha + delta, 1 - e^-eps*(1 - "
+                    f"alpha - delta)): {power:.4g} at level {_REPORT_ALPHA:g}; except with "
+                    f"probability delta = {self.delta:.3g} an adversary's odds on one such "
+                    f"network against the other grow at most e^{eps:g}-fold.")
+        else:
+            text = (f" Protected: any test between {what} (a whole network against its "
+                    f"neighbour) has power at most min(e^eps*alpha, 1 - e^-eps*(1 - alpha)): "
+                    f"{power:.4g} at level {_REPORT_ALPHA:g}; an adversary's odds on one such "
+                    f"network against the other grow at most e^{eps:g}-fold, whatever else "
+                    f"they know. Groups of g units: g*epsilon.")
         if self.unit == "edge":
             text += (" Not protected: a single edge's presence when the adversary's model "
                      "makes edges dependent; there the edge-level loss is up to "
@@ -169,7 +181,8 @@ class PrivacyGuarantee:
             text = f"{self.mechanism}: {self.epsilon:g}-Pufferfish privacy."
         else:
             scope = "edge-local" if self.local else self.unit
-            text = f"{self.mechanism}: {self.epsilon:g}-{scope} {self.definition}."
+            level = f"({self.epsilon:g}, {self.delta:.3g})" if self.delta else f"{self.epsilon:g}"
+            text = f"{self.mechanism}: {level}-{scope} {self.definition}."
         if self.restriction is not None:
             text += f" Only for inputs in the class: {self.restriction}."
         text += self._protection_text()

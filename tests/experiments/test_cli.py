@@ -7,7 +7,8 @@ import pytest
 from tdadp.cli import main
 from tdadp.experiments import list_experiments, read_table, run_experiment
 
-EXPERIMENTS = ["clustering", "convergence", "mechanisms", "rates", "realnets", "shrinkage"]
+EXPERIMENTS = ["clustering", "convergence", "ergm", "mechanisms", "rates", "realnets",
+               "shrinkage"]
 EXPECTED_COLUMNS = {
     "shrinkage": {"model", "epsilon", "ratio", "theory_ratio", "embedded_diameter"},
     "mechanisms": {"model", "n_nodes", "epsilon", "w_edgeflip", "w_laplaceflip",
@@ -17,6 +18,10 @@ EXPECTED_COLUMNS = {
     "clustering": {"model", "epsilon", "ari_tomato", "ari_kmeans", "ari_spectral"},
     "rates": {"n_nodes", "epsilon", "two_inf", "fro", "two_inf_nonprivate", "fro_nonprivate",
               "inflation_two_inf", "inflation_fro", "theory_inflation"},
+    "ergm": {"model", "n_nodes", "edges", "max_degree", "stat_altktriangles",
+             "err_edge_1.5max_0.25_altktriangles", "err_node_median_0.025_edges",
+             "err_local_0.125_altktwopaths", "nonprivate_mean_edges", "flip_covered_edges",
+             "restricted_min_ess"},
     "realnets": {"network", "epsilon", "ari_tomato", "ari_gmm", "nmi_tomato_auto",
                  "n_clusters_gmm_auto", "tomato_metric", "tomato_subspace",
                  "tomato_auto_significant"},

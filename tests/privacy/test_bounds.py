@@ -117,3 +117,19 @@ def test_compose_bad_input():
         compose([1.0])
     with pytest.raises(ValueError, match="different"):
         compose([EdgeFlip(1.0), ProjectedCount("triangles", max_degree=3)])
+
+
+def test_approximate_dp_power_bound_and_composition_add_delta():
+    assert power_bound(1.0, 0.05, 0.01) == pytest.approx(np.e * 0.05 + 0.01)
+    # the complementary term binds at large alpha
+    assert power_bound(1.0, 0.9, 0.01) == pytest.approx(1 - np.exp(-1.0) * (1 - 0.9 - 0.01))
+    assert power_bound(0.0, 0.5, 0.0) == 0.5
+    with pytest.raises(ValueError, match="delta"):
+        power_bound(1.0, 0.05, 1.0)
+    a = PrivacyGuarantee("A", 1.0, delta=1e-6)
+    b = PrivacyGuarantee("B", 0.5)
+    total = compose([a, b])
+    assert total.epsilon == 1.5 and total.delta == pytest.approx(1e-6)
+    assert "(1, 1e-06)" in a.describe() and "delta" in a.describe()
+    with pytest.raises(ValueError, match="delta"):
+        PrivacyGuarantee("C", 1.0, delta=-0.1)

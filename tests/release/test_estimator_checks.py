@@ -22,7 +22,13 @@ import scipy.sparse as sp
 from sklearn.base import clone
 
 from tdadp import EdgeFlip, LaplaceFlip, sample_grdpg, sbm
-from tdadp.privacy import DegreeSequence, LaplaceEdgeCount, ProjectedCount, WassersteinMechanism
+from tdadp.privacy import (
+    DegreeSequence,
+    ERGMStatisticsRelease,
+    LaplaceEdgeCount,
+    ProjectedCount,
+    WassersteinMechanism,
+)
 
 GRAPH_RELEASES = [
     EdgeFlip(random_state=0),
@@ -30,6 +36,9 @@ GRAPH_RELEASES = [
     LaplaceEdgeCount(random_state=0),
     DegreeSequence(histogram=True, noise="discrete", random_state=0),
     ProjectedCount("kstars", max_degree=3, random_state=0),
+    ERGMStatisticsRelease(("edges", "altktriangles"), max_degree=3, random_state=0),
+    ERGMStatisticsRelease(("edges", "altkstars"), level="node", max_degree=3, random_state=0),
+    ERGMStatisticsRelease(("edges", "altktwopaths"), method="local", random_state=0),
 ]
 
 _NOT_A_GRAPH = ("its input is a kernel of random real data (real entries, non-zero "
