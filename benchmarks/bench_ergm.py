@@ -48,6 +48,13 @@ def _child(kind, n):
     print(json.dumps(out))
 
 
+# Fit settings per size: the defaults of bayes_ergm at n = 200 (4,000 kept draws after 2,000
+# of burn-in, 5 auxiliary steps a dyad); at n = 1,000 those would take about 15 billion
+# sampler steps (~100 min), so the benchmark times a shorter run there and says so.
+FIT_SETTINGS = {200: {}, 1000: {"n_iter": 1000, "burn_in": 500, "aux_steps": 499_500,
+                                "latent_steps": 499_500}}
+
+
 def private_fit(n, seed=0):
     """One PrivateERGM fit (edge level, restricted sensitivity) with its time."""
     from benchmarks._common import timed
@@ -57,10 +64,15 @@ def private_fit(n, seed=0):
     theta = MODELS["model 1"]
     A = sample_ergm(STATISTICS, theta, n_nodes=n, random_state=seed)
     k = int(np.ceil(1.5 * A.sum(1).max()))
+    settings = FIT_SETTINGS.get(n, FIT_SETTINGS[1000])
     est = PrivateERGM(statistics=STATISTICS, epsilon=1.0, level="edge", max_degree=k,
-                      random_state=seed + 1)
+                      random_state=seed + 1, **settings)
     _, t = timed(est.fit, A)
-    return {"fit_s": t, "max_degree": k, "coef": [round(float(c), 3) for c in est.coef_]}
+    post = est.posterior_result_
+    return {"fit_s": t, "max_degree": k, "coef": [round(float(c), 2) for c in est.coef_],
+            "settings": post.settings.get("n_iter"), "burn_in": post.settings.get("burn_in"),
+            "aux_steps": post.settings.get("aux_steps"),
+            "min_ess": float(np.min(post.ess())), "acceptance": float(post.acceptance.mean())}
 
 
 def main(argv=None):
@@ -85,14 +97,16 @@ def main(argv=None):
             print(f"{n:>6} {name:>8} {m['steps_per_s']:>12.3g} {m['acceptance']:>7.2f} "
                   f"{m['mean_degree']:>9.2f}", flush=True)
     print("# one private fit (PrivateERGM, edge level, eps = 1, k = 1.5 x max degree)")
-    print(f"{'n':>6} {'fit s':>8} {'k':>4} {'peak GiB':>9}  posterior mean")
+    print(f"{'n':>6} {'fit s':>8} {'iter':>6} {'burn':>6} {'aux':>8} {'k':>4} {'minESS':>7} "
+          f"{'accept':>7} {'peak GiB':>9}  posterior mean")
     for n in sizes:
         r = measure_in_child("benchmarks.bench_ergm", "fit", n)
         if "error" in r:
             print(f"{n:>6}   failed: {r['error']}")
             continue
-        print(f"{n:>6} {r['fit_s']:>8.1f} {r['max_degree']:>4} {r['peak_gib']:>9.2f}  "
-              f"{r['coef']}", flush=True)
+        print(f"{n:>6} {r['fit_s']:>8.1f} {r['settings']:>6} {r['burn_in']:>6} "
+              f"{r['aux_steps']:>8} {r['max_degree']:>4} {r['min_ess']:>7.1f} "
+              f"{r['acceptance']:>7.2f} {r['peak_gib']:>9.2f}  {r['coef']}", flush=True)
 
 
 if __name__ == "__main__":

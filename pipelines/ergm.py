@@ -53,8 +53,8 @@ CONFIG = {
     "recovery_size": 100,
     "recovery_replicates": 10,
     "recovery_epsilon": 0.25,
-    "recovery_iter": 1500,
-    "recovery_burn_in": 500,
+    "recovery_iter": 2000,
+    "recovery_burn_in": 1000,
 }
 QUICK = {"replicates": 2, "sizes": [60], "models": [1, 2], "recovery_size": 60,
          "recovery_replicates": 1, "recovery_iter": 300, "recovery_burn_in": 100,
@@ -178,8 +178,14 @@ def run_task(params, config, seed):
     return row
 
 
+def _has(row, key):
+    """Whether ``row`` has a number under ``key`` (a table read back has "" where none)."""
+    v = row.get(key)
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and v == v
+
+
 def _errors(rows, key):
-    return np.array([r[key] for r in rows if key in r and r[key] == r[key]], dtype=float)
+    return np.array([r[key] for r in rows if _has(r, key)], dtype=float)
 
 
 def _rmse(rows, key):
@@ -265,7 +271,7 @@ def make_figures(rows, config, out_dir, formats):
     fig.tight_layout(rect=(0, 0.08, 1, 0.97))
     paths += save(fig, out_dir, "ergm", formats)
 
-    rec = [r for r in rows if "nonprivate_mean_edges" in r]
+    rec = [r for r in rows if _has(r, "nonprivate_mean_edges")]
     if rec:
         fig, axes = plt.subplots(len(models), len(TERMS), figsize=(4 * len(TERMS),
                                                                     3.0 * len(models)),
@@ -288,14 +294,19 @@ def make_figures(rows, config, out_dir, formats):
                                     xytext=(0, 4), ha="center", fontsize=7)
                 ax.axhline(MODELS[model][j], color="k", lw=1, ls="--", label="true value")
                 ax.set_xticks(range(len(METHODS)))
-                ax.set_xticklabels(METHODS, fontsize=8)
+                # the chains' mixing beside each method: coverage means little at low ESS
+                ess = [np.median([r[f"{m}_min_ess"] for r in sub]) if sub else np.nan
+                       for m in METHODS]
+                ax.set_xticklabels([f"{m}\nESS {e:.0f}" for m, e in zip(METHODS, ess)],
+                                   fontsize=7)
                 ax.set_xlabel("inference")
                 ax.set_ylabel(f"posterior mean of theta[{name}]")
                 ax.set_title(f"model {model}: {name}", fontsize=9)
         fig.suptitle(f"Parameter recovery, n = {config['recovery_size']}, "
                      f"{config['recovery_replicates']} networks per model, per-statistic eps = "
                      f"{config['recovery_epsilon']:g} (edgeFlip: the same total): median and "
-                     "10-90% quantiles of posterior means; label: 95% CI coverage",
+                     "10-90% quantiles of posterior means; label: 95% CI coverage; ESS: median "
+                     f"of the smallest ESS of {config['recovery_iter']} draws",
                      fontsize=9)
         fig.tight_layout(rect=(0, 0, 1, 0.95))
         paths += save(fig, out_dir, "ergm_recovery", formats)

@@ -30,8 +30,9 @@ alone), and runs ``latent_burn_in`` steps before the first iteration.
 
 Randomness: chain ``h`` draws everything (its start, latent burn-in, proposals, auxiliary
 graphs) from its own stream (spawn key ``h`` of the seed), so a result depends on the seed and
-the number of chains only, never on ``n_jobs``. The compiled MH steps hold the GIL, so threads
-(``n_jobs``) do not yet run independent chains faster; the results are the same either way.
+the number of chains only, never on ``n_jobs``. The compiled MH steps release the GIL, so
+independent exchange chains run in parallel on ``n_jobs`` threads; the population method
+moves its chains one after another (each move reads the others), as Caimo and Friel do.
 """
 
 from __future__ import annotations
