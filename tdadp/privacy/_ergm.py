@@ -196,13 +196,14 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
 
     def _infer(self, terms_input, n, labels, graph=None, observation=None, max_degree=None,
                seed=None):
+        # Settings left at None take bayes_ergm's own defaults.
+        options = {name: getattr(self, name) for name in (
+            "n_iter", "burn_in", "aux_steps", "latent_steps", "n_chains", "prior_mean",
+            "prior_cov") if getattr(self, name) is not None}
         return bayes_ergm(
             terms_input, graph=graph, observation=observation,
             n_nodes=None if graph is not None else n, labels=labels, max_degree=max_degree,
-            n_iter=self.n_iter, burn_in=self.burn_in, aux_steps=self.aux_steps,
-            latent_steps=self.latent_steps, method=self.method, n_chains=self.n_chains,
-            prior_mean=self.prior_mean, prior_cov=self.prior_cov, random_state=seed,
-            n_jobs=self.n_jobs)
+            method=self.method, random_state=seed, n_jobs=self.n_jobs, **options)
 
     def _store(self, posterior, release, guarantee, n):
         self.posterior_result_ = posterior

@@ -133,3 +133,11 @@ def test_bad_graphs_and_releases_are_refused(graph):
     other = ERGMStatisticsRelease(["edges"], max_degree=8).fit_transform(graph)
     with pytest.raises(ValueError, match="statistics"):
         private.fit_release(other, n_nodes=30)
+
+
+def test_default_settings_are_bayes_ergms_defaults():
+    A = sample_ergm(["edges"], [-1.0], n_nodes=12, random_state=0)
+    est = PrivateERGM(["edges"], epsilon=2.0, max_degree=11, random_state=0).fit(A)
+    settings = est.posterior_result_.settings
+    assert settings["n_iter"] == 4000 and settings["burn_in"] == 2000
+    assert est.posterior_.shape == (4000, 1)
