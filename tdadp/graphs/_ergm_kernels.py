@@ -37,7 +37,7 @@ import math
 import numpy as np
 from numba import njit
 
-__all__ = ["run_chain", "change_statistics", "OBS_NONE", "OBS_LAPLACE", "OBS_CAUCHY",
+__all__ = ["run_chain", "change_statistics", "dyad_design", "OBS_NONE", "OBS_LAPLACE", "OBS_CAUCHY",
            "OBS_SMOOTH_CAUCHY", "OBS_FLIP"]
 
 OBS_NONE, OBS_LAPLACE, OBS_CAUCHY, OBS_SMOOTH_CAUCHY, OBS_FLIP = 0, 1, 2, 3, 4
@@ -92,6 +92,23 @@ def change_statistics(i, j, adj, deg, L, nbr, labels, n_levels, codes, offsets, 
             idx = a * n_levels - (a * (a - 1)) // 2 + (b - a) - 1
             if idx >= 0:
                 out[o + idx] += 1.0
+
+
+@njit(cache=True, nogil=True)
+def dyad_design(adj, deg, L, nbr, labels, n_levels, codes, offsets, powers, decays,
+                p):  # pragma: no cover - compiled
+    """Change statistics ``s(x + ij) - s(x - ij)`` and the value of every dyad i < j."""
+    n = adj.shape[0]
+    X = np.zeros((n * (n - 1) // 2, p))
+    y = np.zeros(n * (n - 1) // 2)
+    k = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            change_statistics(i, j, adj, deg, L, nbr, labels, n_levels, codes, offsets,
+                              powers, decays, X[k])
+            y[k] = adj[i, j]
+            k += 1
+    return X, y
 
 
 @njit(cache=True, nogil=True)

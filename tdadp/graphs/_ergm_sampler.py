@@ -31,6 +31,7 @@ from ._ergm_kernels import (
     OBS_LAPLACE,
     OBS_NONE,
     OBS_SMOOTH_CAUCHY,
+    dyad_design,
     run_chain,
 )
 from ._ergm_terms import ERGMTerms, ergm_statistics, parse_terms
@@ -254,6 +255,21 @@ class ERGMChain:
         else:
             self._flip_z = np.zeros((1, 1), dtype=np.uint8)
             self._flip_logodds = 0.0
+
+    def dyad_design(self):
+        """The change statistics of every dyad of the current graph, and its value.
+
+        Returns
+        -------
+        X : ndarray of shape (n(n-1)/2, p)
+            Row ``k`` is ``s(x + ij) - s(x - ij)`` for the k-th dyad i < j (lexicographic).
+        y : ndarray of shape (n(n-1)/2,)
+            1.0 where the dyad is an edge: with X, the design of the pseudo-likelihood's
+            logistic regression (Strauss and Ikeda 1990).
+        """
+        return dyad_design(self.adj, self.deg, self.L, self.nbr, self._labels,
+                           self.terms.n_levels, self._codes, self._offsets, self._powers,
+                           self._decays, self.terms.n_statistics)
 
     def copy(self, observation="same"):
         """An independent chain in the same state (with another observation if given)."""

@@ -20,7 +20,13 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 
 from ..graphs import Observation, parse_terms
-from ..release import EdgeFlip, ERGMRelease, ERGMStatisticsRelease, flip_probability
+from ..release import (
+    EdgeFlip,
+    ERGMRelease,
+    ERGMStatisticsRelease,
+    flip_probability,
+    implemented_rate,
+)
 from ..utils._params import Interval, Options, ParamsMixin
 from ..utils._random import item_streams, stage_tag
 from ..utils._validation import check_adjacency
@@ -32,8 +38,13 @@ ERGM_MECHANISMS = ("restricted", "local", "flip")
 _TAG = stage_tag("PrivateERGM")
 
 
-def _observation(release, n_nodes):
-    """The likelihood of a release given the latent graph."""
+def _dense_graph(A):
+    """A released graph as the dense uint8 matrix the latent chain compares against."""
+    return np.ascontiguousarray(A.toarray() if sp.issparse(A) else A, dtype=np.uint8)
+
+
+def _observation(release):
+    """The likelihood of a statistic release given the latent graph."""
     if isinstance(release, ERGMRelease):
         meta = release.meta
         if release.kind == "laplace":
@@ -216,6 +227,23 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
         self.n_nodes_ = int(n)
         return self
 
+    def _fit_release(self, release, n, labels, seed, guarantee):
+        """The posterior given a release (the one path of fit and fit_release)."""
+        terms = parse_terms(self.statistics, labels, n_nodes=n)
+        if self.mechanism == "flip":
+            # The rate EdgeFlip realizes at this epsilon (rounded toward more noise).
+            pi = implemented_rate(flip_probability(self.epsilon), self.epsilon)
+            obs, k = Observation.flip(release, pi), self.max_degree
+        else:
+            if tuple(release.meta.get("statistic_names", ())) != terms.statistic_names:
+                raise ValueError(f"the release is of {release.meta.get('statistic_names')}, "
+                                 f"this estimator's statistics are {terms.statistic_names}.")
+            obs = _observation(release)
+            k = release.meta.get("max_degree") if release.meta.get("method") == \
+                "restricted" else None
+        post = self._infer(terms, n, labels, observation=obs, max_degree=k, seed=seed)
+        return self._store(post, release, guarantee, n)
+
     def fit(self, A, y=None):
         """Release (when ``epsilon`` is set) and fit the posterior from what was released.
 
@@ -235,32 +263,23 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
         A = check_adjacency(A)
         n = A.shape[0]
         labels = self.labels if y is None else y
-        terms = parse_terms(self.statistics, labels, n_nodes=n)
+        parse_terms(self.statistics, labels, n_nodes=n)  # bad terms or labels: before release
         release_rng, seed = self._streams()
         if self.epsilon is None:
             post = self._infer(self.statistics, n, labels, graph=A, seed=seed)
             return self._store(post, None, None, n)
         if self.mechanism == "flip":
             mech = EdgeFlip(epsilon=self.epsilon, random_state=release_rng).fit()
-            Z = mech.transform(A)
-            Z = Z.toarray() if sp.issparse(Z) else np.asarray(Z)
-            del A
-            obs = Observation.flip(Z, mech.guarantee_.flip_probability
-                                   or flip_probability(self.epsilon))
-            post = self._infer(terms, n, labels, observation=obs, max_degree=self.max_degree,
-                               seed=seed)
-            return self._store(post, np.asarray(Z, dtype=np.uint8), mech.guarantee_, n)
-        mech = ERGMStatisticsRelease(
-            statistics=self.statistics, epsilon=self.epsilon, level=self.level,
-            max_degree=self.max_degree if self.mechanism == "restricted" else None,
-            method=self.mechanism, delta=self.delta,
-            labels=labels, random_state=release_rng).fit()
-        release = mech.transform(A)
+            release = _dense_graph(mech.transform(A))
+        else:
+            mech = ERGMStatisticsRelease(
+                statistics=self.statistics, epsilon=self.epsilon, level=self.level,
+                max_degree=self.max_degree if self.mechanism == "restricted" else None,
+                method=self.mechanism, delta=self.delta, labels=labels,
+                random_state=release_rng).fit()
+            release = mech.transform(A)
         del A
-        latent_k = self.max_degree if self.mechanism == "restricted" else None
-        post = self._infer(terms, n, labels, observation=_observation(release, n),
-                           max_degree=latent_k, seed=seed)
-        return self._store(post, release, mech.guarantee_, n)
+        return self._fit_release(release, n, labels, seed, mech.guarantee_)
 
     def fit_release(self, release, n_nodes=None, y=None):
         """Fit the posterior from a release made elsewhere (the graph is never seen).
@@ -285,26 +304,11 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
         labels = self.labels if y is None else y
         _, seed = self._streams()
         if self.mechanism == "flip":
-            Z = check_adjacency(release, "release")
-            Z = Z.toarray() if sp.issparse(Z) else np.asarray(Z)
-            n = Z.shape[0]
-            terms = parse_terms(self.statistics, labels, n_nodes=n)
-            obs = Observation.flip(Z, flip_probability(self.epsilon))
-            post = self._infer(terms, n, labels, observation=obs, max_degree=self.max_degree,
-                               seed=seed)
-            return self._store(post, np.asarray(Z, dtype=np.uint8), None, n)
+            release = _dense_graph(check_adjacency(release, "release"))
+            return self._fit_release(release, release.shape[0], labels, seed, None)
         if n_nodes is None:
             raise ValueError("a statistic release does not say how many nodes the network "
                              "has: give n_nodes.")
-        n = int(n_nodes)
-        terms = parse_terms(self.statistics, labels, n_nodes=n)
         if not isinstance(release, ERGMRelease):
             raise ValueError("release must be an ERGMRelease (from ERGMStatisticsRelease).")
-        if tuple(release.meta.get("statistic_names", ())) != terms.statistic_names:
-            raise ValueError(f"the release is of {release.meta.get('statistic_names')}, this "
-                             f"estimator's statistics are {terms.statistic_names}.")
-        latent_k = release.meta.get("max_degree") if release.meta.get("method") == \
-            "restricted" else None
-        post = self._infer(terms, n, labels, observation=_observation(release, n),
-                           max_degree=latent_k, seed=seed)
-        return self._store(post, release, None, n)
+        return self._fit_release(release, int(n_nodes), labels, seed, None)

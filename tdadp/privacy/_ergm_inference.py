@@ -43,10 +43,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.sparse as sp
-from numba import njit
 from scipy.special import expit
 
-from ..graphs._ergm_kernels import change_statistics
 from ..graphs._ergm_sampler import ERGMChain, Observation, default_steps
 from ..graphs._ergm_terms import ERGMTerms
 from ..io._input import graph_batch
@@ -276,23 +274,6 @@ def _single_graph(graph):
 # ------------------------------------------------------------------ pseudo-likelihood start
 
 
-@njit(cache=True)
-def _dyad_design(adj, deg, L, nbr, labels, n_levels, codes, offsets, powers, decays,
-                 p):  # pragma: no cover - compiled
-    """Change statistics ``s(x + ij) - s(x - ij)`` and the value of every dyad i < j."""
-    n = adj.shape[0]
-    X = np.zeros((n * (n - 1) // 2, p))
-    y = np.zeros(n * (n - 1) // 2)
-    k = 0
-    for i in range(n):
-        for j in range(i + 1, n):
-            change_statistics(i, j, adj, deg, L, nbr, labels, n_levels, codes, offsets,
-                              powers, decays, X[k])
-            y[k] = adj[i, j]
-            k += 1
-    return X, y
-
-
 def _pseudo_posterior(chain, prior_mean, prior_prec):
     """Mode and covariance of the pseudo-posterior at the chain's graph.
 
@@ -306,9 +287,7 @@ def _pseudo_posterior(chain, prior_mean, prior_prec):
     adaptation fixes the scale. (The inverse Fisher information at the mode, estimated by
     simulation, got the correlations' signs wrong there and mixed three times slower.)
     """
-    X, y = _dyad_design(chain.adj, chain.deg, chain.L, chain.nbr, chain._labels,
-                        chain.terms.n_levels, chain._codes, chain._offsets, chain._powers,
-                        chain._decays, chain.terms.n_statistics)
+    X, y = chain.dyad_design()
     m, P = prior_mean, prior_prec
 
     def objective(t):
