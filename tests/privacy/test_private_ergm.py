@@ -141,3 +141,18 @@ def test_default_settings_are_bayes_ergms_defaults():
     settings = est.posterior_result_.settings
     assert settings["n_iter"] == 4000 and settings["burn_in"] == 2000
     assert est.posterior_.shape == (4000, 1)
+
+
+def test_karate_club_factions_are_homophilous():
+    """Real data no one here wrote: Zachary's karate club with its two clubs (networkx).
+
+    The friendship ties fall mostly within a club: the nodematch coefficient's 95% interval
+    lies above 0 (measured: 1.71, interval 1.13 to 2.30, with edges and altktriangles)."""
+    nx = pytest.importorskip("networkx")
+    G = nx.karate_club_graph()
+    A = nx.to_numpy_array(G, weight=None, dtype=np.uint8)
+    clubs = np.array([G.nodes[v]["club"] for v in G.nodes])
+    est = PrivateERGM(["edges", "nodematch", ("altktriangles", 1.0)], random_state=0)
+    est.fit(A, y=clubs)
+    assert est.credible_interval_[1, 0] > 0.5
+    assert est.credible_interval_[2, 0] > 0.0  # and transitive beyond homophily
