@@ -13,7 +13,7 @@ import itertools
 import numpy as np
 from scipy.special import logsumexp
 
-from ._ergm_terms import ERGMTerms, parse_terms
+from ._ergm_terms import ERGMTerms, mix_index, parse_terms
 
 __all__ = ["MAX_ENUMERATION_NODES", "enumerate_graphs", "ergm_log_partition",
            "ergm_exact_mean"]
@@ -66,8 +66,7 @@ def _batch_statistics(bits, n, terms):
                     if b > 0:
                         out[:, off + b - 1] += on
                 elif name == "nodemix":
-                    lo, hi = min(a, b), max(a, b)
-                    idx = lo * Lv - lo * (lo - 1) // 2 + (hi - lo) - 1
+                    idx = mix_index(a, b, Lv)
                     if idx >= 0:
                         out[:, off + idx] += on
     return out, deg.max(axis=1) if n else np.zeros(G)

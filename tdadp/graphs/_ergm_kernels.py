@@ -89,7 +89,7 @@ def change_statistics(i, j, adj, deg, L, nbr, labels, n_levels, codes, offsets, 
         elif c == _MIX:
             a = min(labels[i], labels[j])
             b = max(labels[i], labels[j])
-            idx = a * n_levels - (a * (a - 1)) // 2 + (b - a) - 1
+            idx = a * n_levels - (a * (a - 1)) // 2 + (b - a) - 1  # _ergm_terms.mix_index
             if idx >= 0:
                 out[o + idx] += 1.0
 

@@ -230,6 +230,16 @@ def parse_terms(statistics, labels=None, n_nodes=None):
     return ERGMTerms(names, decays, tuple(sizes), codes, levels, tuple(stat_names))
 
 
+def mix_index(a, b, n_levels):
+    """Position of the level pair (a, b) among nodemix's statistics (-1 for the base (0, 0)).
+
+    Pairs lo <= hi in row-major order of the upper triangle of levels, (0, 0) left out; works
+    on ints and on integer arrays. (The compiled sampler repeats this formula inline.)
+    """
+    lo, hi = np.minimum(a, b), np.maximum(a, b)
+    return lo * n_levels - lo * (lo - 1) // 2 + (hi - lo) - 1
+
+
 def _dense(A):
     return A.toarray() if sp.issparse(A) else np.asarray(A)
 
@@ -312,9 +322,7 @@ def ergm_statistics(A, statistics, labels=None):
             out[off:off + terms.n_levels - 1] = ends[1:]
         elif name == "nodemix":
             Lv = terms.n_levels
-            lo, hi = np.minimum(ci, cj), np.maximum(ci, cj)
-            # index of (a, b), a <= b, in row-major order of the upper triangle, minus (0, 0)
-            idx = lo * Lv - lo * (lo - 1) // 2 + (hi - lo) - 1
+            idx = mix_index(ci, cj, Lv)
             counts = np.bincount(idx[idx >= 0], minlength=Lv * (Lv + 1) // 2 - 1)
             out[off:off + len(counts)] = counts
     return out
