@@ -47,6 +47,19 @@ from ._geometry import (
 from ._guarantee import (
     PrivacyGuarantee,
 )
+from ._markov_quilt import (
+    CHAIN_METHODS,
+    GK16Histogram,
+    GroupDPHistogram,
+    MarkovQuiltMechanism,
+    MQMApprox,
+    MQMExact,
+    chain_histogram_release,
+    compose_markov_quilt,
+    is_markov_quilt,
+    markov_quilt_mechanism,
+    quilt_max_influence,
+)
 from ._noise import (
     NOISE_KINDS,
     NoiseCalibration,
@@ -65,6 +78,18 @@ from ._projection import (
     project_max_degree,
     projected_count,
     restricted_sensitivity,
+)
+from ._quilt_chain import (
+    BinaryIntervalFamily,
+    ChainNoiseScale,
+    QuiltChoice,
+    chain_mixing,
+    gk16_scale,
+    group_dp_scale,
+    mqm_approx_scale,
+    mqm_exact_scale,
+    quilt_influence_tables,
+    stationary_distribution,
 )
 from ._wasserstein import (
     WassersteinMechanism,
@@ -124,4 +149,25 @@ __all__ = [
     "secret_pair_distributions",
     "WassersteinMechanism",
     "wasserstein_mechanism",
+    "quilt_max_influence",
+    "is_markov_quilt",
+    "MarkovQuiltMechanism",
+    "markov_quilt_mechanism",
+    "BinaryIntervalFamily",
+    "QuiltChoice",
+    "ChainNoiseScale",
+    "stationary_distribution",
+    "chain_mixing",
+    "quilt_influence_tables",
+    "mqm_exact_scale",
+    "mqm_approx_scale",
+    "group_dp_scale",
+    "gk16_scale",
+    "CHAIN_METHODS",
+    "MQMExact",
+    "MQMApprox",
+    "GroupDPHistogram",
+    "GK16Histogram",
+    "chain_histogram_release",
+    "compose_markov_quilt",
 ]
