@@ -22,7 +22,12 @@ import tdadp
 from tdadp.privacy import (
     DegreeSequence,
     ERGMStatisticsRelease,
+    GK16Histogram,
+    GroupDPHistogram,
     LaplaceEdgeCount,
+    MarkovQuiltMechanism,
+    MQMApprox,
+    MQMExact,
     ProjectedCount,
     WassersteinMechanism,
 )
@@ -49,6 +54,9 @@ def _wasserstein_pairs():
     return [([0, 1], [1.0, 0.0], [0.0, 1.0])]
 
 
+_CHAIN_THETA = ("stationary", [[0.6, 0.4], [0.4, 0.6]])
+_CHAIN = np.array([0, 1, 1, 0, 0, 1, 0, 0])
+
 # estimator -> (how to run it on valid data)
 ESTIMATORS = {
     "LatentSampler": (tdadp.LatentSampler(n_nodes=20, random_state=0),
@@ -65,6 +73,11 @@ ESTIMATORS = {
                               lambda e: e.fit_transform(_GRAPH)),
     "WassersteinMechanism": (WassersteinMechanism(random_state=0),
                              lambda e: e.fit(_wasserstein_pairs()).transform(3.0)),
+    "MarkovQuiltMechanism": (MarkovQuiltMechanism(random_state=0),
+                             lambda e: e.fit({0: [(0.1, 1), (0.0, 2)]}).transform(3.0)),
+    **{cls.__name__: (cls(_CHAIN_THETA, random_state=0),
+                      lambda e: e.fit(_CHAIN).transform(_CHAIN))
+       for cls in (MQMExact, MQMApprox, GroupDPHistogram, GK16Histogram)},
     "AdjacencySpectralEmbedding": (tdadp.AdjacencySpectralEmbedding(n_components=2),
                                    lambda e: e.fit_transform(_GRAPH)),
     "PersistentHomology": (PersistentHomology(), lambda e: e.fit_transform(_CLOUD)),

@@ -55,9 +55,10 @@ __all__ = [
     "compose_markov_quilt",
 ]
 
-# Counts above this would put the noise grid above 1 (calibrate_noise's grid is ~2^-30 of the
-# scale): integer counts would then be rounded. Far beyond any chain this module can search.
-_MAX_COUNT_SCALE = 2.0 ** 30
+# Sensitivities of the counts from this on put the noise grid above 1 (calibrate_noise's grid
+# is ~2^-30 of the sensitivity): integer counts would be rounded. 2 sigma eps <= 2 T, so this
+# only refuses chains of a billion records.
+_MAX_COUNT_SENSITIVITY = 2.0 ** 31
 
 
 # --------------------------------------------------------------------------------------------
@@ -357,13 +358,14 @@ class MarkovQuiltMechanism(ReleaseMechanism):
         self.node_ = node
         self.quilt_ = quilt
         self.node_scores_ = sigmas
-        scale = float(self.lipschitz) * self.score_
-        self.noise_calibration_ = calibrate_noise(scale, 1.0, "laplace", integer=False)
+        # Noise of scale L sigma, calibrated as a sensitivity L sigma eps at eps (the grid of
+        # the noise follows the sensitivity, which stays near L card(X_N) at any eps).
+        sens = float(self.lipschitz) * self.score_ * eps if math.isfinite(eps) else 0.0
+        self.noise_calibration_ = calibrate_noise(sens, eps, "laplace", integer=False)
         self.noise_scale_ = self.noise_calibration_.scale
         return PrivacyGuarantee(
             mechanism="MarkovQuiltMechanism", epsilon=eps, unit="secret pair",
-            sensitivity=0.0 if scale == 0 else scale * eps if math.isfinite(eps) else 0.0,
-            noise_scale=self.noise_scale_, definition="Pufferfish privacy")
+            sensitivity=sens, noise_scale=self.noise_scale_, definition="Pufferfish privacy")
 
     def _split(self, X):
         value = _real(X, "the query value")
@@ -490,17 +492,18 @@ class _ChainHistogram(ReleaseMechanism):
         result = self._scale(self.thetas, int(T), 2.0 / T)
         if not result.applicable:
             raise ValueError(f"{type(self).__name__}: {result.reason}.")
-        count_scale = result.score * 2.0
-        if count_scale >= _MAX_COUNT_SCALE:
-            raise ValueError(f"the noise scale on the counts ({count_scale:g}) is too large for "
-                             "exact integer noise.")
+        eps = float(self.epsilon)
+        # Noise of scale 2 sigma on the counts, calibrated as a sensitivity 2 sigma eps (at most
+        # 2 T) at eps: the counts stay on the noise's grid (exact integers).
+        sens = 2.0 * result.score * eps if math.isfinite(eps) else 0.0
+        if sens >= _MAX_COUNT_SENSITIVITY:
+            raise ValueError(f"the chain is too long (T = {T}) for exact integer noise.")
         self.length_ = int(T)
         self.n_states_ = k
         self.score_ = float(result.score)
         self.scale_result_ = result
-        self.noise_calibration_ = calibrate_noise(count_scale, 1.0, "laplace", integer=True)
+        self.noise_calibration_ = calibrate_noise(sens, eps, "laplace", integer=True)
         self.noise_scale_ = self.noise_calibration_.scale / self.length_
-        eps = float(self.epsilon)
         return self._guarantee(eps)
 
     def _guarantee(self, eps):
