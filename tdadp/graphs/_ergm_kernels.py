@@ -37,7 +37,8 @@ import math
 import numpy as np
 from numba import njit
 
-__all__ = ["run_chain", "change_statistics", "dyad_design", "OBS_NONE", "OBS_LAPLACE", "OBS_CAUCHY",
+__all__ = ["run_chain", "change_statistics", "dyad_design", "obs_loglik", "smooth_factor",
+           "OBS_NONE", "OBS_LAPLACE", "OBS_CAUCHY",
            "OBS_SMOOTH_CAUCHY", "OBS_FLIP"]
 
 OBS_NONE, OBS_LAPLACE, OBS_CAUCHY, OBS_SMOOTH_CAUCHY, OBS_FLIP = 0, 1, 2, 3, 4
@@ -164,7 +165,7 @@ def _toggle(i, j, adj, deg, L, use_L, nbr, pos, elist, eid, ne, hist):  # pragma
 
 
 @njit(cache=True, nogil=True)
-def _smooth_factor(hist, k, beta):  # pragma: no cover - compiled
+def smooth_factor(hist, k, beta):  # pragma: no cover - compiled
     """max_s e^(-beta s) (1 + s + #{w : deg(w) in [k - s, k + 1 + s]}) on the histogram."""
     n_bins = hist.shape[0]
     count = 0
@@ -198,7 +199,7 @@ def _smooth_factor(hist, k, beta):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
-def _obs_loglik(kind, stats, obs_values, obs_scales, obs_sens, smooth):  # pragma: no cover
+def obs_loglik(kind, stats, obs_values, obs_scales, obs_sens, smooth):  # pragma: no cover
     """Log-likelihood of released statistics given the graph's statistics (up to a constant)."""
     v = 0.0
     if kind == OBS_LAPLACE:
@@ -248,8 +249,8 @@ def run_chain(adj, deg, L, use_L, nbr, pos, elist, eid, ne, hist, stats, labels,
     row = 0
     smooth = 0.0
     if obs_kind == OBS_SMOOTH_CAUCHY:
-        smooth = _smooth_factor(hist, smooth_k, smooth_beta)
-    cur_obs = _obs_loglik(obs_kind, stats, obs_values, obs_scales, obs_sens, smooth)
+        smooth = smooth_factor(hist, smooth_k, smooth_beta)
+    cur_obs = obs_loglik(obs_kind, stats, obs_values, obs_scales, obs_sens, smooth)
     for step in range(n_steps):
         m = ne[0]
         if m == 0 or np.random.random() < 0.5:  # noqa: NPY002
@@ -290,12 +291,12 @@ def run_chain(adj, deg, L, use_L, nbr, pos, elist, eid, ne, hist, stats, labels,
                     hist[dj] -= 1
                     hist[di + dn] += 1
                     hist[dj + dn] += 1
-                    new_smooth = _smooth_factor(hist, smooth_k, smooth_beta)
+                    new_smooth = smooth_factor(hist, smooth_k, smooth_beta)
                     hist[di + dn] -= 1
                     hist[dj + dn] -= 1
                     hist[di] += 1
                     hist[dj] += 1
-                new_obs = _obs_loglik(obs_kind, proposed, obs_values, obs_scales, obs_sens,
+                new_obs = obs_loglik(obs_kind, proposed, obs_values, obs_scales, obs_sens,
                                       new_smooth)
                 log_ratio += new_obs - cur_obs
             if log_ratio >= 0.0 or np.random.random() < math.exp(log_ratio):  # noqa: NPY002

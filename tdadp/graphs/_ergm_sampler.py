@@ -32,7 +32,9 @@ from ._ergm_kernels import (
     OBS_NONE,
     OBS_SMOOTH_CAUCHY,
     dyad_design,
+    obs_loglik,
     run_chain,
+    smooth_factor,
 )
 from ._ergm_terms import ERGMTerms, ergm_statistics, parse_terms
 
@@ -255,6 +257,33 @@ class ERGMChain:
         else:
             self._flip_z = np.zeros((1, 1), dtype=np.uint8)
             self._flip_logodds = 0.0
+
+    def log_observation(self, graph=None):
+        """Log-likelihood of this chain's observation given a graph, up to a constant.
+
+        Parameters
+        ----------
+        graph : ERGMChain, optional
+            A chain on the same nodes and terms whose current graph is weighed (default: this
+            chain's own graph). The private exchange algorithm weighs the auxiliary graph of
+            a joint move by the release this way.
+
+        Returns
+        -------
+        float
+            ``log P(release | graph)`` up to a constant that depends on the release only
+            (0.0 for no observation).
+        """
+        g = self if graph is None else graph
+        if self._obs_kind == OBS_NONE:
+            return 0.0
+        if self._obs_kind == OBS_FLIP:
+            upper = np.triu(g.adj != self._flip_z, 1)
+            return -self._flip_logodds * float(np.count_nonzero(upper))
+        smooth = (smooth_factor(g.hist, self._obs.max_degree, self._obs.beta)
+                  if self._obs_kind == OBS_SMOOTH_CAUCHY else 0.0)
+        return float(obs_loglik(self._obs_kind, g.statistics, self._obs_values,
+                                 self._obs_scales, self._obs_sens, smooth))
 
     def dyad_design(self):
         """The change statistics of every dyad of the current graph, and its value.

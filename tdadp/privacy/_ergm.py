@@ -96,6 +96,9 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
         MH steps of each auxiliary draw and of each latent-network update.
     n_chains : int, optional
         Chains of ``method="population"``.
+    joint_moves : bool, default=True
+        Private inference: besides Goldberg's alternation of latent-network and exchange
+        updates, move ``(theta, x)`` jointly each iteration (see :func:`bayes_ergm`).
     prior_mean, prior_cov : array-like, optional
         Gaussian prior (default N(0, 100 I), Bergm's).
     random_state : None, int, numpy.random.Generator, SeedSequence or "secure"
@@ -158,6 +161,7 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
         "aux_steps": [None, "positive_int"],
         "latent_steps": [None, "positive_int"],
         "n_chains": [None, "positive_int"],
+        "joint_moves": ["boolean"],
         "prior_mean": [None, tuple, list, np.ndarray],
         "prior_cov": [None, tuple, list, np.ndarray],
         "random_state": ["secure_random_state"],
@@ -167,7 +171,8 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
     def __init__(self, statistics=("edges",), epsilon=None, level="edge", max_degree=None,
                  mechanism="restricted", labels=None, delta=1e-6, method="exchange",
                  n_iter=None, burn_in=None, aux_steps=None, latent_steps=None, n_chains=None,
-                 prior_mean=None, prior_cov=None, random_state=None, n_jobs=None):
+                 joint_moves=True, prior_mean=None, prior_cov=None, random_state=None,
+                 n_jobs=None):
         self.statistics = statistics
         self.epsilon = epsilon
         self.level = level
@@ -181,6 +186,7 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
         self.aux_steps = aux_steps
         self.latent_steps = latent_steps
         self.n_chains = n_chains
+        self.joint_moves = joint_moves
         self.prior_mean = prior_mean
         self.prior_cov = prior_cov
         self.random_state = random_state
@@ -214,7 +220,8 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
         return bayes_ergm(
             terms_input, graph=graph, observation=observation,
             n_nodes=None if graph is not None else n, labels=labels, max_degree=max_degree,
-            method=self.method, random_state=seed, n_jobs=self.n_jobs, **options)
+            method=self.method, joint_moves=self.joint_moves, random_state=seed,
+            n_jobs=self.n_jobs, **options)
 
     def _store(self, posterior, release, guarantee, n):
         self.posterior_result_ = posterior

@@ -28,6 +28,7 @@ from tdadp.privacy import (
     acceptance_summary,
     bayes_ergm,
     effective_sample_size,
+    ergm_statistics_release,
     exchange_algorithm,
     plot_trace,
     population_exchange,
@@ -137,7 +138,12 @@ def test_population_matches_exact_posterior(exact_graph_posterior):
 # --------------------------------------------------------------------- exact, private
 
 
-def test_private_laplace_matches_exact_posterior():
+# Each move of the private sampler must leave the posterior invariant on its own: the default
+# (pseudo-posterior proposals and joint moves), then each of the two without the other, then
+# Goldberg's plain alternation.
+@pytest.mark.parametrize("theta_proposal, joint_moves", [
+    ("auto", True), ("walk", True), ("pseudo", False), ("walk", False)])
+def test_private_laplace_matches_exact_posterior(theta_proposal, joint_moves):
     y = ergm_statistics(X5, TERMS) + np.array([0.7, -1.3])
     scales = np.array([1.0, 1.5])
     stats, counts = enumerate_graphs(N, TERMS)
@@ -145,9 +151,15 @@ def test_private_laplace_matches_exact_posterior():
     exact = _grid_posterior(stats, counts, log_lik, prior_var=4.0)
     post = bayes_ergm(TERMS, observation=Observation.laplace(y, scales), n_nodes=N,
                       n_iter=20000, burn_in=2000, aux_steps=300, prior_cov=4.0,
+                      theta_proposal=theta_proposal, joint_moves=joint_moves,
                       random_state=1)
     assert post.private and post.latent_statistics.shape == (1, 20000, 2)
     assert 0.05 < post.latent_acceptance[0] < 0.9
+    assert post.settings["theta_proposal"] == ("pseudo" if theta_proposal == "auto"
+                                               else theta_proposal)
+    assert (post.joint_acceptance is not None) == joint_moves
+    if joint_moves:
+        assert 0.05 < post.joint_acceptance[0] < 0.9
     _assert_matches(post, exact)
 
 
@@ -166,6 +178,25 @@ def test_private_flip_matches_exact_posterior():
                       burn_in=3000, aux_steps=300, prior_cov=4.0, random_state=2)
     assert post.observed is None
     _assert_matches(post, exact)
+
+
+def test_private_moves_mix_faster_than_the_plain_alternation():
+    # Thesis-like model at n = 50, edge-level restricted release at eps 0.25 per statistic:
+    # Goldberg's alternation alone crawls (the noise is wide against theta | x); the default
+    # pseudo-posterior and joint moves must do several times better.
+    stats = ["edges", ("altkstars", 1.0), ("altktriangles", 1.0), ("altktwopaths", 1.0)]
+    A = sample_ergm(stats, [-3.5, 0, 1, 0], n_nodes=50, random_state=3)
+    k = int(np.ceil(1.5 * A.sum(1).max()))
+    rel = ergm_statistics_release(A, statistics=stats, epsilon=1.0, max_degree=k,
+                                  random_state=4)
+    obs = Observation.laplace(rel.values, rel.scales)
+    ess = {}
+    for theta_proposal, joint in (("auto", True), ("walk", False)):
+        post = bayes_ergm(stats, observation=obs, n_nodes=50, n_iter=1000, burn_in=500,
+                          theta_proposal=theta_proposal, joint_moves=joint, random_state=5)
+        ess[joint] = post.ess().min()
+    assert ess[True] > 2.5 * ess[False], ess
+    assert ess[True] > 15, ess
 
 
 def _smooth_factor(deg, k, beta):
@@ -302,6 +333,9 @@ def test_latent_chain_starts_inside_the_degree_class():
     (dict(observation=Observation.smooth_cauchy([5, 3], [1, 1], 2, 0.5), n_nodes=5,
           max_degree=3), "truncated"),
     (dict(graph=X5, max_degree=1), "max_degree"),
+    (dict(graph=X5, theta_proposal="gibbs"), "theta_proposal"),
+    (dict(graph=X5, method="population", theta_proposal="pseudo"), "adaptive direction"),
+    (dict(graph=X5, joint_moves="yes"), "joint_moves"),
     (dict(graph=[X5, X5]), "one graph"),
 ])
 def test_bad_input(kwargs, match):
