@@ -11,7 +11,7 @@ BENCH_STAMP := $(BENCH_VENV)/.tdadp-installed
 
 PYTEST_ARGS ?=
 
-EXPERIMENTS := shrinkage mechanisms convergence clustering realnets rates ergm
+EXPERIMENTS := shrinkage mechanisms convergence clustering realnets rates ergm pufferfish
 
 .PHONY: demo figures test lint test-slow test-all bench install clean
 
@@ -26,7 +26,7 @@ $(STAMP): pyproject.toml | $(PY)
 
 install: $(STAMP)
 
-# The end-to-end example, then quick versions of the seven experiments (within 3 minutes).
+# The end-to-end example, then quick versions of the eight experiments (within 3 minutes).
 demo: $(STAMP)
 	MPLBACKEND=Agg $(PY) pipelines/demo.py --out figures
 	@for e in $(EXPERIMENTS); do \

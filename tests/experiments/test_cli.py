@@ -7,8 +7,8 @@ import pytest
 from tdadp.cli import main
 from tdadp.experiments import list_experiments, read_table, run_experiment
 
-EXPERIMENTS = ["clustering", "convergence", "ergm", "mechanisms", "rates", "realnets",
-               "shrinkage"]
+EXPERIMENTS = ["clustering", "convergence", "ergm", "mechanisms", "pufferfish", "rates",
+               "realnets", "shrinkage"]
 EXPECTED_COLUMNS = {
     "shrinkage": {"model", "epsilon", "ratio", "theory_ratio", "embedded_diameter"},
     "mechanisms": {"model", "n_nodes", "epsilon", "w_edgeflip", "w_laplaceflip",
@@ -22,6 +22,9 @@ EXPECTED_COLUMNS = {
              "err_edge_1.5max_0.25_altktriangles", "err_node_median_0.025_edges",
              "err_local_0.125_altktwopaths", "nonprivate_mean_edges", "flip_covered_edges",
              "restricted_min_ess"},
+    "pufferfish": {"setting", "alpha", "epsilon", "length", "n_states", "err_groupdp",
+                   "err_gk16", "err_mqmapprox", "err_mqmexact", "time_mqmexact",
+                   "time_mqmapprox", "scale_mqmexact"},
     "realnets": {"network", "epsilon", "ari_tomato", "ari_gmm", "nmi_tomato_auto",
                  "n_clusters_gmm_auto", "tomato_metric", "tomato_subspace",
                  "tomato_auto_significant"},
