@@ -32,6 +32,7 @@ from ._noise import add_noise, calibrate_noise
 from ._quilt_chain import (
     _exact_tables,
     _family_tables,
+    _Objective,
     _parse_thetas,
     _search,
     gk16_scale,
@@ -827,11 +828,14 @@ def compose_markov_quilt(releases):
     scales = [r.noise_calibration_.scale for r in releases]
     rate = math.inf if any(s == 0 for s in scales) else sum(2.0 / s for s in scales)
 
-    def objective(e, card):
+    def value(e, card):
         e = np.asarray(e, dtype=float)
         with np.errstate(invalid="ignore"):
             v = e + np.asarray(card, dtype=float) * rate
         return np.where(np.isneginf(e), 0.0, v)
+
+    # e + card * rate >= card * rate
+    objective = _Objective(value, lambda v: math.inf if rate == 0 else max(0.0, v) / rate)
 
     kind, chains = _parse_thetas(first.thetas)
     L = T - 1

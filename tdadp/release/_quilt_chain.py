@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 from scipy.linalg import solve_banded
@@ -58,6 +59,8 @@ _CHUNK = 4096
 # Largest dense T x T influence matrix GK16 takes the spectral norm of directly.
 _DENSE_GK16 = 3000
 _INITIAL_WORDS = ("stationary", "any")
+# Quilt distances searched first at each node by the node-by-node search.
+_WINDOW = 32
 
 
 # --------------------------------------------------------------------------------------------
@@ -480,8 +483,8 @@ def _exact_tables(chain, T, L):
         supports = mu > 0
     G = _backward_base(Pw, np.ones(k, dtype=bool))
 
-    def node(i):
-        A, B = min(i - 1, L), min(T - i, L)
+    def node(i, W=L):
+        A, B = min(i - 1, W), min(T - i, W)
         if any_start:
             V = _pair_mask(supports[i])
             if i == 1:
@@ -706,12 +709,21 @@ def _search(tab, objective):
         val, (quilt, card, infl) = _node_candidates(
             i, T, tab.E2[:A + 1, :B + 1], tab.EF[:B + 1], tab.EB[:A + 1], objective)
         return val, i, quilt, card, infl
+    # Node by node, quilts within a window first: a quilt reaching beyond W has
+    # card(X_N) >= W + 1, and the objective grows with card(X_N) at least as fast as
+    # objective.card_bound says, so the window is widened only when a wider quilt could win.
+    W0 = min(tab.L, _WINDOW)
     worst = None
     for i in range(1, T + 1):
-        E2, EF, EB, has_pair = tab.node(i)
+        E2, EF, EB, has_pair = tab.node(i, W0)
         if not has_pair:
             continue
         val, (quilt, card, infl) = _node_candidates(i, T, E2, EF, EB, objective)
+        bound = objective.card_bound(val)
+        if W0 < tab.L and bound > W0 + 1:
+            W = tab.L if not math.isfinite(bound) else min(tab.L, int(bound) + 1)
+            E2, EF, EB, _ = tab.node(i, W)
+            val, (quilt, card, infl) = _node_candidates(i, T, E2, EF, EB, objective)
         if worst is None or val > worst[0]:
             worst = (val, i, quilt, card, infl)
     if worst is None:              # no node has two states of positive probability
@@ -719,8 +731,42 @@ def _search(tab, objective):
     return worst
 
 
+class _Objective:
+    """Objective of a quilt from its influence and card(X_N), minimized at each node;
+    ``card_bound(v)``: quilts with card(X_N) >= it cannot go below v (influences are >= 0)."""
+
+    def __init__(self, func, card_bound):
+        self.func, self.card_bound = func, card_bound
+
+    def __call__(self, e, card):
+        return self.func(e, card)
+
+
 def _score_objective(eps):
-    return lambda e, card: _score(e, card, eps)
+    # card / (eps - e) >= card / eps
+    return _Objective(lambda e, card: _score(e, card, eps),
+                      lambda v: 0.0 if v <= 0 else v * eps)
+
+
+def _search_built(build, L, objective, fixed=True):
+    """``_search`` over quilts of length <= L, the tables built by ``build(W)`` for W <= L.
+
+    Position-free tables are first built for W = min(L, 32): a quilt reaching beyond W has
+    card(X_N) >= W + 1, so when the objective's card bound at the largest node value found is
+    at most W + 1 no node can do better with a longer quilt, and the answer is exact; otherwise
+    the tables are rebuilt once, long enough for every quilt that could still win (for a chain
+    that mixes, the worst node's best quilt is short and the search is O(W^2 + T W), not
+    O(T^2)).
+    """
+    if not fixed:
+        return _search(build(L), objective)
+    W = min(L, _WINDOW)
+    found = _search(build(W), objective)
+    bound = objective.card_bound(found[0])
+    if W < L and bound > W + 1:
+        W = L if not math.isfinite(bound) else min(L, int(bound) + 1)
+        found = _search(build(W), objective)
+    return found
 
 
 def _choice(found):
@@ -803,20 +849,22 @@ def mqm_exact_scale(thetas, T, epsilon, lipschitz=1.0, max_quilt=None):
         fam = chains
         worst = None
         for p0, p1, q0, q1 in _family_cells(fam):
-            found = _search(_family_tables(p0, p1, q0, q1, T, L), objective)
+            found = _search_built(partial(_family_tables, p0, p1, q0, q1, T), L, objective)
             if worst is None or found[0] > worst[0]:
                 worst = found
         lower = 0.0
         grid = np.linspace(fam.alpha, 1.0 - fam.alpha, fam.cells + 1)
         for p in grid:
             for q in grid:
-                lower = max(lower, _search(_family_tables(p, p, q, q, T, L), objective)[0])
+                lower = max(lower, _search_built(partial(_family_tables, p, p, q, q, T), L,
+                                                 objective)[0])
         per = (_choice(worst),)
         reason = (f"interval family [{fam.alpha:g}, {1 - fam.alpha:g}], stationary start: "
                   f"upper bound over {fam.cells}x{fam.cells} cells (exact score at the "
                   f"corners: at most {lower:.6g})")
     else:
-        per = tuple(_choice(_search(_exact_tables(c, T, L), objective)) for c in chains)
+        per = tuple(_choice(_search_built(lambda W, c=c: _exact_tables(c, T, W), L, objective,
+                                          fixed=c.stationary)) for c in chains)
         reason = "exact max-influence (Eq. 5) for each theta"
     score = max(c.score for c in per)
     return ChainNoiseScale("MQMExact", lip * score, score, eps, lip, T, per, True, reason,
@@ -878,7 +926,8 @@ def mqm_approx_scale(thetas, T, epsilon, lipschitz=1.0, max_quilt=None):
         pi_min = min(m[0] for m in mix)
         gap = min(m[1] for m in mix)
         k = chains[0].P.shape[0]
-    found = _search(_approx_tables(pi_min, gap, T, L, k), _score_objective(eps))
+    found = _search_built(lambda W: _approx_tables(pi_min, gap, T, W, k), L,
+                          _score_objective(eps))
     choice = _choice(found)
     reason = f"Lemma 4.8 bound with pi_min = {pi_min:.6g}, eigengap g = {gap:.6g}"
     return ChainNoiseScale("MQMApprox", lip * choice.score, choice.score, eps, lip, T,
