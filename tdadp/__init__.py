@@ -45,7 +45,18 @@ from .latent import (
     torus,
     two_circles,
 )
-from .privacy import PrivateERGM, audit, bayes_ergm, compose, edge_privacy_exact
+from .privacy import (
+    MarkovQuiltMechanism,
+    MQMApprox,
+    MQMExact,
+    PrivateERGM,
+    audit,
+    bayes_ergm,
+    compose,
+    edge_privacy_exact,
+    mqm_approx_scale,
+    mqm_exact_scale,
+)
 from .recipes import make_private_clustering
 from .release import (
     DegreeSequence,
@@ -129,6 +140,11 @@ __all__ = [
     "project_max_degree",
     "WassersteinMechanism",
     "infinity_wasserstein",
+    "MarkovQuiltMechanism",
+    "MQMExact",
+    "MQMApprox",
+    "mqm_exact_scale",
+    "mqm_approx_scale",
     "ERGMStatisticsRelease",
     "PrivateERGM",
     "bayes_ergm",

@@ -33,9 +33,8 @@ from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
-from scipy.linalg import solve_banded
+from scipy.linalg import eigvals_banded, solve_banded
 from scipy.sparse import diags
-from scipy.sparse.linalg import svds
 
 from ..utils._params import Interval, check_param
 from ._wasserstein import _real
@@ -56,8 +55,6 @@ __all__ = [
 _TOL = 1e-9
 # Nodes evaluated at once by the position-free search (memory: this many x the quilt length).
 _CHUNK = 4096
-# Largest dense T x T influence matrix GK16 takes the spectral norm of directly.
-_DENSE_GK16 = 3000
 _INITIAL_WORDS = ("stationary", "any")
 # Quilt distances searched first at each node by the node-by-node search.
 _WINDOW = 32
@@ -1041,14 +1038,19 @@ def _family_gk16(fam, T):
 
 
 def _tridiagonal_norm(upper, lower):
+    """Spectral norm of the tridiagonal matrix with these off-diagonals (zero diagonal): the
+    square root of the top eigenvalue of the pentadiagonal Phi^T Phi, O(T)."""
     T = upper.size + 1
     if T == 1:
         return 0.0
-    if T <= _DENSE_GK16:
-        Phi = np.diag(upper, 1) + np.diag(lower, -1)
-        return float(np.linalg.norm(Phi, 2))
     Phi = diags([lower, upper], [-1, 1], format="csr")
-    return float(svds(Phi, k=1, return_singular_vectors=False, random_state=0)[0])
+    M = (Phi.T @ Phi).todia()
+    band = np.zeros((3, T))
+    for k in range(3):
+        d = M.diagonal(k)
+        band[2 - k, k:] = d
+    top = eigvals_banded(band, lower=False, select="i", select_range=(T - 1, T - 1))
+    return float(np.sqrt(max(0.0, top[-1])))
 
 
 def gk16_scale(thetas, T, epsilon, lipschitz=1.0):
