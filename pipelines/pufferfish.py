@@ -174,14 +174,13 @@ def run_task(params, config, seed):
     for method, stream in zip(METHODS, streams):
         if setting != "synthetic" and method == "gk16":
             continue
-        mech, seconds, reason = _fitted(method, setting, None if np.isnan(alpha) else alpha,
+        mech, seconds, _ = _fitted(method, setting, None if np.isnan(alpha) else alpha,
                                         eps, T, config["cells"], config["max_quilt"],
                                         config["seed"])
         out[f"time_{method}"] = seconds
         if mech is None:
             out[f"err_{method}"] = float("nan")
-            out[f"scale_{method}"] = float("inf")
-            out[f"note_{method}"] = reason
+            out[f"scale_{method}"] = float("inf")   # GK16 does not apply (spectral norm >= 1)
             continue
         mech.set_params(random_state=np.random.default_rng(stream))
         released = mech.transform(x)
@@ -248,9 +247,10 @@ def make_figures(rows, config, out_dir, formats):
             xs, med, lo, hi = quantile_band(sub, "alpha", f"err_{m}")
             color, marker, ls = STYLE[m]
             if not len(xs):
-                ax.plot([], [], color=color, ls=ls, label=f"{LABELS[m]} (does not apply)")
+                ax.plot([], [], color=color, ls=ls, label=f"{LABELS[m]} (never applies)")
                 continue
-            ax.plot(xs, med, color=color, marker=marker, ms=4, ls=ls, label=LABELS[m])
+            label = LABELS[m] + (" (only where it applies)" if m == "gk16" else "")
+            ax.plot(xs, med, color=color, marker=marker, ms=4, ls=ls, label=label)
             ax.fill_between(xs, lo, hi, color=color, alpha=0.15, lw=0)
         ax.set_yscale("log")
         ax.set_xlabel("alpha (Theta = [alpha, 1 - alpha])")
@@ -271,9 +271,9 @@ def make_figures(rows, config, out_dir, formats):
     ax.set_yscale("log")
     ax.set_xlabel("alpha")
     ax.set_ylabel("seconds to compute the noise scale")
-    ax.set_title(f"noise-scale time, T = {config['length']}, eps = {eps0:g}"
-                 f" (MQMExact: {config['cells']}^2 cells)", fontsize=10)
-    ax.legend(fontsize=7)
+    ax.set_title(f"noise-scale time, T = {config['length']}, eps = {eps0:g}\n"
+                 f"(MQMExact: {config['cells']}^2 cells of the class)", fontsize=10)
+    ax.legend(fontsize=7, loc="center right")
     for ax, s in zip(axes[1][1:], sims):
         sub = [r for r in rows if r["setting"] == s]
         k, T, _ = SIMULATED[s]
@@ -297,8 +297,8 @@ def make_figures(rows, config, out_dir, formats):
         ax.set_xticks(np.arange(len(eps_list)), [f"eps = {e:g}" for e in eps_list])
         ax.set_yscale("log")
         ax.set_ylabel("L1 error of the released histogram")
-        ax.set_title(f"simulated '{s}' chain: k = {k}, T = {T:,} (not the paper's data)",
-                     fontsize=10)
+        ax.set_title(f"simulated '{s}' chain: k = {k}, T = {T:,}\n(not the paper's data; "
+                     f"quilts up to {config['max_quilt']})", fontsize=10)
         ax.legend(fontsize=7)
     for ax in axes[1][1 + len(sims):]:
         ax.axis("off")
