@@ -418,19 +418,30 @@ def _step_latent(cfg, st, keep):
             st.latent_accepted += moved
 
 
-def _exchange_move(cfg, st, theta_new):
-    """One exchange step to ``theta_new``: the auxiliary graph starts at the current graph."""
+def _aux_draw(cfg, st, theta_new):
+    """The auxiliary graph at ``theta_new``, started at the current (latent) graph."""
     st.aux.copy_state_from(st.latent)
     st.aux.run(theta_new, cfg.aux_steps, st.rng)
-    lp_new = cfg.log_prior(theta_new)
-    log_a = (float((theta_new - st.theta) @ (st.latent.statistics - st.aux.statistics))
-             + lp_new - st.log_prior)
+
+
+def _accept(st, theta_new, lp_new, log_a):
+    """The Metropolis-Hastings decision; moves theta (and its log prior) when accepted."""
     alpha = math.exp(min(log_a, 0.0))
     if st.rng.random() < alpha:
         st.theta = theta_new
         st.log_prior = lp_new
         return True, alpha
     return False, alpha
+
+
+def _exchange_move(cfg, st, theta_new, log_q=0.0):
+    """One exchange step to ``theta_new``; ``log_q = log q(theta) - log q(theta')`` for a
+    proposal that is not symmetric."""
+    _aux_draw(cfg, st, theta_new)
+    lp_new = cfg.log_prior(theta_new)
+    log_a = (float((theta_new - st.theta) @ (st.latent.statistics - st.aux.statistics))
+             + lp_new - st.log_prior + log_q)
+    return _accept(st, theta_new, lp_new, log_a)
 
 
 def _joint_move(cfg, st, theta_new):
@@ -443,18 +454,14 @@ def _joint_move(cfg, st, theta_new):
     ``P(y | theta)``: it mixes well exactly where the alternation of (a) and (b) crawls, when
     the release's noise is wide against the model's spread of ``s(x)``.
     """
-    st.aux.copy_state_from(st.latent)
-    st.aux.run(theta_new, cfg.aux_steps, st.rng)
+    _aux_draw(cfg, st, theta_new)
     lp_new = cfg.log_prior(theta_new)
-    lo_new = st.latent.log_observation(st.aux)
-    log_a = lp_new - st.log_prior + lo_new - st.latent.log_observation()
-    alpha = math.exp(min(log_a, 0.0))
-    if st.rng.random() < alpha:
+    log_a = (lp_new - st.log_prior + st.latent.log_observation(st.aux)
+             - st.latent.log_observation())
+    accepted, alpha = _accept(st, theta_new, lp_new, log_a)
+    if accepted:
         st.latent.copy_state_from(st.aux)
-        st.theta = theta_new
-        st.log_prior = lp_new
-        return True, alpha
-    return False, alpha
+    return accepted, alpha
 
 
 def _pseudo_move(cfg, st, kappa):
@@ -472,18 +479,7 @@ def _pseudo_move(cfg, st, kappa):
     z = st.rng.standard_normal(cfg.p)
     theta_new = mode + chol @ z
     z_old = np.linalg.solve(chol, st.theta - mode)
-    log_q = 0.5 * float(z @ z - z_old @ z_old)   # log q(theta) - log q(theta')
-    st.aux.copy_state_from(st.latent)
-    st.aux.run(theta_new, cfg.aux_steps, st.rng)
-    lp_new = cfg.log_prior(theta_new)
-    log_a = (float((theta_new - st.theta) @ (st.latent.statistics - st.aux.statistics))
-             + lp_new - st.log_prior + log_q)
-    alpha = math.exp(min(log_a, 0.0))
-    if st.rng.random() < alpha:
-        st.theta = theta_new
-        st.log_prior = lp_new
-        return True, alpha
-    return False, alpha
+    return _exchange_move(cfg, st, theta_new, log_q=0.5 * float(z @ z - z_old @ z_old))
 
 
 class _Adapter:
@@ -556,9 +552,9 @@ def _record(cfg, st, k, draws, latent):
 def _run_exchange(cfg, st, sigma, lam):
     """A single exchange chain (Algorithm 2 when private); returns its draws."""
     p = cfg.p
-    adapter = _Adapter(sigma, lam, cfg.burn_in, p)
-    joint = _Adapter(sigma, lam, cfg.burn_in, p) if cfg.joint else None
     walk = cfg.kappa == 0
+    adapter = _Adapter(sigma, lam, cfg.burn_in, p) if walk else None
+    joint = _Adapter(sigma, lam, cfg.burn_in, p) if cfg.joint else None
     draws = np.empty((cfg.n_iter, p))
     latent = np.empty((cfg.n_iter, p)) if cfg.private else None
     for t in range(cfg.burn_in + cfg.n_iter):
@@ -581,8 +577,9 @@ def _run_exchange(cfg, st, sigma, lam):
         if keep:
             st.accepted += accepted
             _record(cfg, st, t - cfg.burn_in, draws, latent)
-    # the random walk's covariance (the joint move's when theta | x moves by independence)
-    return draws, latent, (adapter if walk or joint is None else joint).covariance
+    # the covariance of (b)'s random walk, else of the joint move's, else the untuned start
+    tuned = adapter or joint
+    return draws, latent, lam * sigma if tuned is None else tuned.covariance
 
 
 def _two_others(rng, H, h):
