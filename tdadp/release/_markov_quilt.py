@@ -40,7 +40,7 @@ from ._quilt_chain import (
     mqm_approx_scale,
     mqm_exact_scale,
 )
-from ._wasserstein import _real
+from ._value_release import ValueRelease, as_real
 
 __all__ = [
     "quilt_max_influence",
@@ -77,7 +77,7 @@ def _joint(databases, probabilities):
         ws = [ws]
     out = []
     for w in ws:
-        w = _real(w, "probabilities")
+        w = as_real(w, "probabilities")
         if w.shape != (D.shape[0],):
             raise ValueError(f"probabilities must have one value per database ({D.shape[0]}), "
                              f"got shape {w.shape}.")
@@ -255,7 +255,7 @@ def _quilt_search(cands, eps):
     return worst[0], worst[1], worst[2], sigmas
 
 
-class MarkovQuiltMechanism(ReleaseMechanism):
+class MarkovQuiltMechanism(ValueRelease):
     """Algorithm 2 of Song, Wang, Chaudhuri: Laplace noise of scale L times the largest score.
 
     ``fit`` takes, for every node X_i of the Bayesian network, its candidate Markov quilts as
@@ -322,10 +322,12 @@ class MarkovQuiltMechanism(ReleaseMechanism):
     """
 
     _parameter_constraints = {
-        **ReleaseMechanism._parameter_constraints,
+        **ValueRelease._parameter_constraints,
         "epsilon": ["positive_epsilon"],
         "lipschitz": [Interval("real", 0, math.inf, "neither")],
     }
+    _fitted_on = "the candidate quilts"
+    _fit_input = "quilts"
 
     def __init__(self, epsilon=1.0, lipschitz=1.0, random_state=None):
         self.epsilon = epsilon
@@ -367,39 +369,6 @@ class MarkovQuiltMechanism(ReleaseMechanism):
         return PrivacyGuarantee(
             mechanism="MarkovQuiltMechanism", epsilon=eps, unit="secret pair",
             sensitivity=sens, noise_scale=self.noise_scale_, definition="Pufferfish privacy")
-
-    def _split(self, X):
-        value = _real(X, "the query value")
-        if not np.isfinite(value).all():
-            raise ValueError("the query value contains NaN or infinite values.")
-        return [value], True
-
-    def _release(self, value, rng):
-        return add_noise(value, self.noise_calibration_, rng)
-
-    def transform(self, X):
-        """Release the query value(s) ``X`` plus Laplace(lipschitz * score_) noise per entry.
-
-        Parameters
-        ----------
-        X : float or array-like
-
-        Returns
-        -------
-        float or ndarray
-        """
-        return super().transform(X)
-
-    def fit_transform(self, X, y=None):
-        """Not available: ``fit`` takes the candidate quilts and ``transform`` the query value.
-        Call ``fit(quilts).transform(value)``."""
-        raise TypeError("MarkovQuiltMechanism is fitted on the candidate quilts and "
-                        "transforms query values: call fit(quilts).transform(value).")
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.transformer_tags.preserves_dtype = ["float64"]
-        return tags
 
 
 def markov_quilt_mechanism(value, quilts, epsilon, lipschitz=1.0, random_state=None):

@@ -37,7 +37,7 @@ from scipy.linalg import eigvals_banded, solve_banded
 from scipy.sparse import diags
 
 from ..utils._params import Interval, check_param
-from ._wasserstein import _real
+from ._value_release import as_real
 
 __all__ = [
     "BinaryIntervalFamily",
@@ -150,7 +150,7 @@ def _is_pair(item):
 
 
 def _transition(P, where):
-    P = _real(P, f"{where}: the transition matrix")
+    P = as_real(P, f"{where}: the transition matrix")
     if P.ndim != 2 or P.shape[0] != P.shape[1] or P.shape[0] == 0:
         raise ValueError(f"{where}: the transition matrix must be square (k x k, k >= 1), got "
                          f"shape {P.shape}.")
@@ -247,7 +247,7 @@ def _parse_thetas(thetas):
             else:
                 chains.append(_Chain(stationary_distribution(P), P, True))
             continue
-        q = _real(q, f"{where}: the initial distribution")
+        q = as_real(q, f"{where}: the initial distribution")
         if q.shape != (k,):
             raise ValueError(f"{where}: the initial distribution must have one probability per "
                              f"state ({k}), got shape {q.shape}.")

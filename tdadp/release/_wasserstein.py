@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._base import ReleaseMechanism
 from ._guarantee import PrivacyGuarantee
-from ._noise import add_noise, calibrate_noise
+from ._noise import calibrate_noise
+from ._value_release import ValueRelease, as_real
 
 __all__ = [
     "infinity_wasserstein",
@@ -28,21 +28,8 @@ __all__ = [
 _MASS_TOL = 1e-12
 
 
-def _real(x, name):
-    """``x`` as a float array; complex, non-numeric or ragged input is a ValueError."""
-    try:
-        is_complex = np.iscomplexobj(x)
-        out = None if is_complex else np.asarray(x, dtype=float)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a number or an array of numbers, got "
-                         f"{type(x).__name__}.") from None
-    if is_complex:
-        raise ValueError(f"{name} must be real numbers, got complex values.")
-    return out
-
-
 def _pmf(p, size, name):
-    p = _real(p, name)
+    p = as_real(p, name)
     if p.shape != (size,):
         raise ValueError(f"{name} must have one probability per value ({size}), got shape "
                          f"{p.shape}.")
@@ -82,7 +69,7 @@ def infinity_wasserstein(values, p, q):
     >>> infinity_wasserstein([0, 1, 2], [0.9, 0.0, 0.1], [1.0, 0.0, 0.0])   # 10% moves by 2
     2.0
     """
-    x = _real(values, "values")
+    x = as_real(values, "values")
     if x.ndim != 1 or x.size == 0:
         raise ValueError("values must be a non-empty 1-D array.")
     if not np.isfinite(x).all():
@@ -138,13 +125,13 @@ def secret_pair_distributions(databases, probabilities, query):
     if D.ndim != 2:
         raise ValueError(f"databases must be a 2-D array (one database per row), got shape "
                          f"{D.shape}.")
-    w = _real(probabilities, "probabilities")
+    w = as_real(probabilities, "probabilities")
     if w.shape != (D.shape[0],):
         raise ValueError(f"probabilities must have one value per database ({D.shape[0]}), "
                          f"got shape {w.shape}.")
     if np.isnan(w).any() or (w < 0).any() or w.sum() <= 0:
         raise ValueError("probabilities must be non-negative, not all 0, and not NaN.")
-    F = _real(query(D), "the query's values")
+    F = as_real(query(D), "the query's values")
     if F.shape != (D.shape[0],):
         raise ValueError(f"query must return one value per database, got shape {F.shape}.")
     support, inverse = np.unique(F, return_inverse=True)
@@ -162,7 +149,7 @@ def secret_pair_distributions(databases, probabilities, query):
     return out
 
 
-class WassersteinMechanism(ReleaseMechanism):
+class WassersteinMechanism(ValueRelease):
     """Pufferfish-private release of a query with Laplace noise of scale W / epsilon.
 
     ``fit`` takes the conditional distributions of the query given each side of each secret
@@ -222,9 +209,11 @@ class WassersteinMechanism(ReleaseMechanism):
     """
 
     _parameter_constraints = {
-        **ReleaseMechanism._parameter_constraints,
+        **ValueRelease._parameter_constraints,
         "epsilon": ["positive_epsilon"],
     }
+    _fitted_on = "the secret pairs' distributions"
+    _fit_input = "distributions"
 
     def __init__(self, epsilon=1.0, random_state=None):
         self.epsilon = epsilon
@@ -274,41 +263,6 @@ class WassersteinMechanism(ReleaseMechanism):
             mechanism="WassersteinMechanism", epsilon=self.epsilon, unit="secret pair",
             sensitivity=W, noise_scale=self.noise_scale_, definition="Pufferfish privacy",
             effective_epsilon=min(self.epsilon, self.noise_calibration_.epsilon))
-
-    def _split(self, X):
-        value = _real(X, "the query value")
-        if not np.isfinite(value).all():
-            raise ValueError("the query value contains NaN or infinite values.")
-        return [value], True
-
-    def _release(self, value, rng):
-        return add_noise(value, self.noise_calibration_, rng)
-
-    def transform(self, X):
-        """Release the query value(s) ``X`` plus Laplace(W / epsilon) noise.
-
-        Parameters
-        ----------
-        X : float or array-like
-            The true query value (an array gets independent noise per entry).
-
-        Returns
-        -------
-        float or ndarray
-        """
-        return super().transform(X)
-
-    def fit_transform(self, X, y=None):
-        """Not available: ``fit`` takes the secret pairs' distributions and ``transform`` the
-        query value, two different inputs. Call ``fit(distributions).transform(value)``."""
-        raise TypeError("WassersteinMechanism is fitted on the secret pairs' distributions "
-                        "and transforms query values: call fit(distributions).transform("
-                        "value) instead of fit_transform.")
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.transformer_tags.preserves_dtype = ["float64"]
-        return tags
 
 
 def wasserstein_mechanism(value, distributions, epsilon, random_state=None):
