@@ -40,6 +40,7 @@ from tdadp.privacy import (
     GroupDPHistogram,
     MQMApprox,
     MQMExact,
+    stationary_distribution,
 )
 
 from ._common import check_min, pyplot, quantile_band, save
@@ -120,9 +121,7 @@ def sample_chain(P, T, rng, start=None):
     u = rng.random(T)
     x = np.empty(T, dtype=np.int64)
     if start is None:
-        w, v = np.linalg.eig(P.T)
-        pi = np.real(v[:, np.argmin(np.abs(w - 1))])
-        pi = pi / pi.sum()
+        pi = stationary_distribution(P)
         start = int(np.searchsorted(np.cumsum(pi), u[0] * (1 - 1e-12)))
     x[0] = min(start, k - 1)
     state = x[0]
