@@ -120,9 +120,13 @@ class BinaryIntervalFamily:
         """The smallest absolute spectral gap over the family: 2 alpha."""
         return 2.0 * self.alpha
 
+    def grid(self):
+        """The cells' edges along p and along q: ``cells + 1`` points of the interval."""
+        return np.linspace(self.alpha, 1.0 - self.alpha, self.cells + 1)
+
     def corners(self):
         """The cells' corner chains, as (initial, transition) pairs (stationary start)."""
-        grid = np.linspace(self.alpha, 1.0 - self.alpha, self.cells + 1)
+        grid = self.grid()
         return [("stationary", np.array([[p, 1 - p], [1 - q, q]])) for p in grid for q in grid]
 
 
@@ -773,7 +777,7 @@ def _choice(found):
 
 
 def _family_cells(fam):
-    grid = np.linspace(fam.alpha, 1.0 - fam.alpha, fam.cells + 1)
+    grid = fam.grid()
     for j in range(fam.cells):
         for m in range(fam.cells):
             yield grid[j], grid[j + 1], grid[m], grid[m + 1]
@@ -850,7 +854,7 @@ def mqm_exact_scale(thetas, T, epsilon, lipschitz=1.0, max_quilt=None):
             if worst is None or found[0] > worst[0]:
                 worst = found
         lower = 0.0
-        grid = np.linspace(fam.alpha, 1.0 - fam.alpha, fam.cells + 1)
+        grid = fam.grid()
         for p in grid:
             for q in grid:
                 lower = max(lower, _search_built(partial(_family_tables, p, p, q, q, T), L,
