@@ -165,8 +165,14 @@ def _toggle(i, j, adj, deg, L, use_L, nbr, pos, elist, eid, ne, hist):  # pragma
 
 
 @njit(cache=True, nogil=True)
-def smooth_factor(hist, k, beta):  # pragma: no cover - compiled
-    """max_s e^(-beta s) (1 + s + #{w : deg(w) in [k - s, k + 1 + s]}) on the histogram."""
+def smooth_factor(hist, n_nodes, k, beta):  # pragma: no cover - compiled
+    """max_s e^(-beta s) (1 + s + #{w : deg(w) in [k - s, k + 1 + s]}) on the histogram.
+
+    Called at every proposed toggle of a smooth-Cauchy chain, so it walks the window only
+    until it holds all ``n_nodes`` nodes; past that the terms are ``e^(-beta s) (1 + s + n)``,
+    unimodal with its peak at ``s* = 1/beta - 1 - n``, so the integers around ``s*`` finish
+    the maximum (no loop to 1/beta, which small betas made long).
+    """
     n_bins = hist.shape[0]
     count = 0
     lo = k
@@ -175,12 +181,9 @@ def smooth_factor(hist, k, beta):  # pragma: no cover - compiled
         count += hist[lo]
     if hi < n_bins:
         count += hist[hi]
-    n_total = 0
-    for b in range(n_bins):
-        n_total += hist[b]
     best = 1.0 + count
     s = 0
-    while True:
+    while count < n_nodes:
         s += 1
         lo -= 1
         hi += 1
@@ -191,10 +194,13 @@ def smooth_factor(hist, k, beta):  # pragma: no cover - compiled
         val = math.exp(-beta * s) * (1.0 + s + count)
         if val > best:
             best = val
-        # Once every node is in the window the terms only fall (1 + s + n times e^-beta s
-        # decreases for s >= 1/beta): stop there.
-        if count >= n_total and s >= 1.0 / beta:
-            break
+    s_star = 1.0 / beta - 1.0 - n_nodes
+    if s_star > s:
+        for c in (math.floor(s_star), math.ceil(s_star)):
+            if c > s:
+                val = math.exp(-beta * c) * (1.0 + c + n_nodes)
+                if val > best:
+                    best = val
     return best
 
 
@@ -249,7 +255,7 @@ def run_chain(adj, deg, L, use_L, nbr, pos, elist, eid, ne, hist, stats, labels,
     row = 0
     smooth = 0.0
     if obs_kind == OBS_SMOOTH_CAUCHY:
-        smooth = smooth_factor(hist, smooth_k, smooth_beta)
+        smooth = smooth_factor(hist, n, smooth_k, smooth_beta)
     cur_obs = obs_loglik(obs_kind, stats, obs_values, obs_scales, obs_sens, smooth)
     for step in range(n_steps):
         m = ne[0]
@@ -291,7 +297,7 @@ def run_chain(adj, deg, L, use_L, nbr, pos, elist, eid, ne, hist, stats, labels,
                     hist[dj] -= 1
                     hist[di + dn] += 1
                     hist[dj + dn] += 1
-                    new_smooth = smooth_factor(hist, smooth_k, smooth_beta)
+                    new_smooth = smooth_factor(hist, n, smooth_k, smooth_beta)
                     hist[di + dn] -= 1
                     hist[dj + dn] -= 1
                     hist[di] += 1

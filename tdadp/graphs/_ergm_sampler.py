@@ -280,7 +280,7 @@ class ERGMChain:
         if self._obs_kind == OBS_FLIP:
             upper = np.triu(g.adj != self._flip_z, 1)
             return -self._flip_logodds * float(np.count_nonzero(upper))
-        smooth = (smooth_factor(g.hist, self._obs.max_degree, self._obs.beta)
+        smooth = (smooth_factor(g.hist, g.n_nodes, self._obs.max_degree, self._obs.beta)
                   if self._obs_kind == OBS_SMOOTH_CAUCHY else 0.0)
         return float(obs_loglik(self._obs_kind, g.statistics, self._obs_values,
                                  self._obs_scales, self._obs_sens, smooth))
