@@ -36,6 +36,15 @@ def timed(func, *args, **kwargs):
     return out, time.perf_counter() - start
 
 
+def best_of(func, *args, repeat=3, **kwargs):
+    """``(output of the last run, shortest time of repeat runs)``."""
+    best, out = float("inf"), None
+    for _ in range(repeat):
+        out, t = timed(func, *args, **kwargs)
+        best = min(best, t)
+    return out, best
+
+
 def peak_rss_gib():
     """Peak resident memory of this process so far (Linux reports KiB)."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20

@@ -8,12 +8,12 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import time
 
 import numpy as np
 from sklearn.cluster import KMeans
 from sklearn.metrics import adjusted_rand_score
 
+from benchmarks._common import best_of
 from tdadp.cluster import ToMATo
 
 
@@ -29,15 +29,6 @@ def _mixture(n, dim, seed):
     parts.append(rng.uniform(-3, 7, (n_noise, dim)))
     y = np.concatenate([np.repeat(np.arange(4), sizes), np.full(n_noise, -1)])
     return np.concatenate(parts), y
-
-
-def _time(func, repeat):
-    best, out = np.inf, None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        out = func()
-        best = min(best, time.perf_counter() - t0)
-    return best, out
 
 
 def main(argv=None):
@@ -66,14 +57,14 @@ def main(argv=None):
         for dim in (3, 4):
             X, y = _mixture(n, dim, seed=n + dim)
             est = ToMATo(k=k, density_k=density_k, n_clusters=4, metric="euclidean")
-            t_ours, _ = _time(lambda est=est, X=X: est.fit(X), repeat)
-            t_recut, _ = _time(lambda est=est: est.recut(n_clusters=5), 3)
+            _, t_ours = best_of(lambda est=est, X=X: est.fit(X), repeat=repeat)
+            _, t_recut = best_of(lambda est=est: est.recut(n_clusters=5), repeat=3)
             ours = est.recut(n_clusters=4)
-            t_km, km = _time(lambda X=X: KMeans(4, n_init=1, random_state=0).fit_predict(X),
-                              repeat)
+            km, t_km = best_of(lambda X=X: KMeans(4, n_init=1, random_state=0).fit_predict(X),
+                                repeat=repeat)
             if Tomato is not None:
                 ref = Tomato(k=k + 1, k_DTM=density_k + 1, symmetrize_graph=True, n_clusters=4)
-                t_g, _ = _time(lambda ref=ref, X=X: ref.fit(X), repeat)
+                _, t_g = best_of(lambda ref=ref, X=X: ref.fit(X), repeat=repeat)
                 agree = adjusted_rand_score(ours, ref.labels_)
             else:
                 t_g, agree = float("nan"), float("nan")
@@ -95,7 +86,7 @@ def _defaults(sizes):
     for n in sizes:
         X, y = _mixture(n, 3, seed=n)
         est = ToMATo(n_clusters=4, random_state=0)
-        t, _ = _time(lambda est=est, X=X: est.fit(X), 1)
+        _, t = best_of(lambda est=est, X=X: est.fit(X), repeat=1)
         core = y >= 0
         print(f"{n:>9} | {t:7.2f} | {est.metric_:>9} {est.k_:>4} {est.density_k_:>9} | "
               f"{adjusted_rand_score(y[core], est.labels_[core]):6.3f}", flush=True)
@@ -112,7 +103,7 @@ def _automatic(sizes):
     for n in sizes:
         X, y = _mixture(n, 3, seed=n)
         est = ToMATo(random_state=0, n_jobs=2)
-        t, _ = _time(lambda est=est, X=X: est.fit(X), 1)
+        _, t = best_of(lambda est=est, X=X: est.fit(X), repeat=1)
         core = y >= 0
         print(f"{n:>9} | {t:7.2f} | {est.n_clusters_:>8} {str(est.significant_):>11} "
               f"{est.metric_:>9} | {adjusted_rand_score(y[core], est.labels_[core]):6.3f}",

@@ -39,20 +39,10 @@ def _thetas(kind):
     return ("stationary", 0.5 * np.eye(51) + 0.5 * rng.dirichlet(np.ones(51), size=51))
 
 
-def _best(func, *args, repeat=3, **kwargs):
-    from benchmarks._common import timed
-
-    best = None
-    for _ in range(repeat):
-        out, t = timed(func, *args, **kwargs)
-        best = t if best is None else min(best, t)
-    return out, best
-
-
 def _child(name, T):
     import json
 
-    from benchmarks._common import peak_rss_gib
+    from benchmarks._common import best_of, peak_rss_gib
     from tdadp.privacy import gk16_scale, mqm_approx_scale, mqm_exact_scale
 
     kind, _, ell = CASES[name]
@@ -61,13 +51,13 @@ def _child(name, T):
     out = {}
     # the exact node-by-node search on a million-record chain is out of reach: T <= 1,000
     repeat = 1 if T > 100_000 or kind == "family" else 3
-    exact, out["exact_s"] = _best(mqm_exact_scale, thetas, T, 1.0, max_quilt=ell, repeat=repeat)
-    approx, out["approx_s"] = _best(mqm_approx_scale, thetas, T, 1.0, max_quilt=ell,
+    exact, out["exact_s"] = best_of(mqm_exact_scale, thetas, T, 1.0, max_quilt=ell, repeat=repeat)
+    approx, out["approx_s"] = best_of(mqm_approx_scale, thetas, T, 1.0, max_quilt=ell,
                                     repeat=repeat)
     out["exact_score"], out["approx_score"] = exact.score, approx.score
     # GK16's banded eigenvalue at a million nodes takes minutes: up to 10^5 nodes only
     if kind != "big" and T <= 100_000:
-        gk, out["gk16_s"] = _best(gk16_scale, thetas, T, 1.0, repeat=repeat)
+        gk, out["gk16_s"] = best_of(gk16_scale, thetas, T, 1.0, repeat=repeat)
         out["gk16_score"] = gk.score
     out["peak_gib"] = peak_rss_gib()
     print(json.dumps(out))
