@@ -17,7 +17,7 @@ from itertools import product
 import numpy as np
 from scipy.special import logsumexp
 
-from ..release._quilt_chain import _parse_thetas
+from ..release._quilt_chain import parse_thetas
 from ..utils._params import Interval, check_param
 
 __all__ = ["MAX_CHAIN_SEQUENCES", "chain_histogram_privacy_exact"]
@@ -58,7 +58,7 @@ def chain_histogram_privacy_exact(thetas, length, noise_scale):
     >>> round(chain_histogram_privacy_exact(theta, 2, 1.0), 6)   # two bins, each 1/2: 1
     1.0
     """
-    kind, chains = _parse_thetas(thetas)
+    kind, chains = parse_thetas(thetas)
     if kind != "finite":
         raise ValueError("chain_histogram_privacy_exact needs a finite class of thetas.")
     check_param(length, [Interval("int", 1, None, "left")], "length")

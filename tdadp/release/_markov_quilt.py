@@ -33,12 +33,12 @@ from ._quilt_chain import (
     _exact_tables,
     _family_tables,
     _Objective,
-    _parse_thetas,
     _search,
     gk16_scale,
     group_dp_scale,
     mqm_approx_scale,
     mqm_exact_scale,
+    parse_thetas,
 )
 from ._value_release import ValueRelease, as_real
 
@@ -447,7 +447,7 @@ class _ChainHistogram(ReleaseMechanism):
         raise NotImplementedError
 
     def _n_states(self):
-        kind, chains = _parse_thetas(self.thetas)
+        kind, chains = parse_thetas(self.thetas)
         return 2 if kind == "family" else chains[0].P.shape[0]
 
     def _calibrate(self, X):
@@ -735,8 +735,8 @@ def chain_histogram_release(X, thetas, epsilon, method="MQMExact", max_quilt=Non
 
 
 def _same_thetas(a, b):
-    ka, ca = _parse_thetas(a)
-    kb, cb = _parse_thetas(b)
+    ka, ca = parse_thetas(a)
+    kb, cb = parse_thetas(b)
     if ka != kb:
         return False
     if ka == "family":
@@ -806,7 +806,7 @@ def compose_markov_quilt(releases):
     # e + card * rate >= card * rate
     objective = _Objective(value, lambda v: math.inf if rate == 0 else max(0.0, v) / rate)
 
-    kind, chains = _parse_thetas(first.thetas)
+    kind, chains = parse_thetas(first.thetas)
     L = T - 1
     if kind == "family":
         cells = np.linspace(chains.alpha, 1 - chains.alpha, chains.cells + 1)

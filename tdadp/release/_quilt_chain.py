@@ -214,7 +214,7 @@ def _irreducible(P):
     return bool(R.all())
 
 
-def _parse_thetas(thetas):
+def parse_thetas(thetas):
     """("family", BinaryIntervalFamily) or ("finite", [_Chain, ...])."""
     if isinstance(thetas, BinaryIntervalFamily):
         return "family", thetas
@@ -619,7 +619,7 @@ def quilt_influence_tables(thetas, T, max_quilt=None, method="exact"):
     >>> round(float(EF[1]), 4), round(float(E2[1, 1]), 4)
     (1.7918, 3.5835)
     """
-    kind, chains = _parse_thetas(thetas)
+    kind, chains = parse_thetas(thetas)
     T, _, _, L = _check_common(T, 1.0, 1.0, max_quilt)
     if kind != "finite" or len(chains) != 1:
         raise ValueError("quilt_influence_tables takes one (initial, transition) pair.")
@@ -842,7 +842,7 @@ def mqm_exact_scale(thetas, T, epsilon, lipschitz=1.0, max_quilt=None):
     >>> round(float(res), 4)
     13.0219
     """
-    kind, chains = _parse_thetas(thetas)
+    kind, chains = parse_thetas(thetas)
     T, eps, lip, L = _check_common(T, epsilon, lipschitz, max_quilt)
     objective = _score_objective(eps)
     lower = None
@@ -918,7 +918,7 @@ def mqm_approx_scale(thetas, T, epsilon, lipschitz=1.0, max_quilt=None):
     >>> round(res.score, 4), c.node, c.quilt
     (23.506, 50, (39, 60))
     """
-    kind, chains = _parse_thetas(thetas)
+    kind, chains = parse_thetas(thetas)
     T, eps, lip, L = _check_common(T, epsilon, lipschitz, max_quilt)
     if kind == "family":
         pi_min, gap, k = chains.pi_min, chains.gap, 2
@@ -1090,7 +1090,7 @@ def gk16_scale(thetas, T, epsilon, lipschitz=1.0):
     >>> res.applicable, res.scale
     (False, inf)
     """
-    kind, chains = _parse_thetas(thetas)
+    kind, chains = parse_thetas(thetas)
     T, eps, lip, _ = _check_common(T, epsilon, lipschitz, None)
     if kind == "family":
         offs = [_family_gk16(chains, T)]
