@@ -46,8 +46,21 @@ def best_of(func, *args, repeat=3, **kwargs):
 
 
 def peak_rss_gib():
-    """Peak resident memory of this process so far (Linux reports KiB)."""
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
+    """Peak resident memory of this process so far, in GiB.
+
+    Linux's ``ru_maxrss`` survives fork and exec: a child started by a process that once held
+    5 GiB reports at least 5 GiB (``python -m benchmarks`` runs some benchmarks in-process
+    before it starts the measured children). ``VmHWM`` is the high-water mark of the
+    process's own address space, fresh at exec, so it is read first.
+    """
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 2**20   # kB
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20  # KiB on Linux
 
 
 def measure_in_child(module, *args):
