@@ -21,7 +21,7 @@ MODELS = {"model 1": [-4.6, 0.0, 1.0, 0.0], "model 2": [-4.6, 0.0, 2.0, -0.1]}
 def sampler_rate(n, theta, steps, seed=0):
     """Steps per second of one chain at stationarity (compile and burn-in not timed)."""
     from benchmarks._common import timed
-    from tdadp.graphs import ERGMChain, parse_terms
+    from tdadp.ergm import ERGMChain, parse_terms
 
     terms = parse_terms(STATISTICS)
     chain = ERGMChain(np.zeros((n, n), dtype=np.uint8), terms)
@@ -59,8 +59,7 @@ FIT_SETTINGS = {200: {}, 1000: {"n_iter": 500, "burn_in": 250, "aux_steps": 499_
 def private_fit(n, seed=0):
     """One PrivateERGM fit (edge level, restricted sensitivity) with its time."""
     from benchmarks._common import timed
-    from tdadp.graphs import sample_ergm
-    from tdadp.privacy import PrivateERGM
+    from tdadp.ergm import PrivateERGM, sample_ergm
 
     theta = MODELS["model 1"]
     A = sample_ergm(STATISTICS, theta, n_nodes=n, random_state=seed)

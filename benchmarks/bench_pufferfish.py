@@ -27,7 +27,7 @@ CASES = {
 
 
 def _thetas(kind):
-    from tdadp.privacy import BinaryIntervalFamily
+    from tdadp.pufferfish import BinaryIntervalFamily
 
     if kind == "example":
         return RUNNING_EXAMPLE
@@ -43,7 +43,7 @@ def _child(name, T):
     import json
 
     from benchmarks._common import best_of, peak_rss_gib
-    from tdadp.privacy import gk16_scale, mqm_approx_scale, mqm_exact_scale
+    from tdadp.pufferfish import gk16_scale, mqm_approx_scale, mqm_exact_scale
 
     kind, _, ell = CASES[name]
     T = int(T)

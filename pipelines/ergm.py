@@ -27,10 +27,8 @@ import time
 import numpy as np
 from matplotlib.ticker import NullFormatter
 
+from tdadp.ergm import ERGMStatisticsRelease, PrivateERGM, ergm_statistics, parse_terms, sample_ergm
 from tdadp.experiments import ConfigError
-from tdadp.graphs import ergm_statistics, parse_terms, sample_ergm
-from tdadp.privacy import PrivateERGM
-from tdadp.release import ERGMStatisticsRelease
 
 from ._common import check_min, pyplot, save
 

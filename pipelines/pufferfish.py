@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from tdadp.experiments import ConfigError
-from tdadp.privacy import (
+from tdadp.pufferfish import (
     BinaryIntervalFamily,
     GK16Histogram,
     GroupDPHistogram,

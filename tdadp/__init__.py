@@ -14,6 +14,12 @@ from .cluster import (
     plot_prominence,
     tomato,
 )
+from .dp import (
+    PrivacyGuarantee,
+    compose,
+    posterior_bound,
+    power_bound,
+)
 from .embed import (
     AdjacencySpectralEmbedding,
     adjacency_spectral_embedding,
@@ -21,16 +27,28 @@ from .embed import (
     procrustes_align,
     two_to_infinity_error,
 )
-from .graphs import (
+from .ergm import (
     ERGM,
+    ERGMStatisticsRelease,
+    PrivateERGM,
+    bayes_ergm,
+    ergm_statistics,
+    sample_ergm,
+)
+from .graphs import (
     GRDPG,
     PackedAdjacency,
-    ergm_statistics,
     probability_matrix,
-    sample_ergm,
     sample_grdpg,
 )
-from .io import from_networkx, read_edgelist, simple_graph, to_networkx
+from .io import (
+    from_networkx,
+    load_packed,
+    read_edgelist,
+    save_packed,
+    simple_graph,
+    to_networkx,
+)
 from .latent import (
     LATENT_KINDS,
     LatentPositions,
@@ -46,40 +64,35 @@ from .latent import (
     two_circles,
 )
 from .privacy import (
+    audit,
+    edge_privacy_exact,
+)
+from .pufferfish import (
     MarkovQuiltMechanism,
     MQMApprox,
     MQMExact,
-    PrivateERGM,
-    audit,
-    bayes_ergm,
-    compose,
-    edge_privacy_exact,
+    WassersteinMechanism,
+    infinity_wasserstein,
     mqm_approx_scale,
     mqm_exact_scale,
 )
-from .recipes import make_private_clustering
+from .recipes import (
+    make_private_clustering,
+)
 from .release import (
     DegreeSequence,
     EdgeFlip,
-    ERGMStatisticsRelease,
     LaplaceEdgeCount,
     LaplaceFlip,
-    PrivacyGuarantee,
     ProjectedCount,
-    WassersteinMechanism,
     edge_flip,
     flip_probability,
     inertia,
-    infinity_wasserstein,
     laplace_flip,
     laplace_flip_probability,
-    load_packed,
-    posterior_bound,
-    power_bound,
     private_latent_map,
     private_signature,
     project_max_degree,
-    save_packed,
 )
 from .topology import (
     PairwiseDistance,

@@ -19,18 +19,16 @@ from hypothesis import strategies as st
 from sklearn.base import clone
 
 import tdadp
-from tdadp.privacy import (
-    DegreeSequence,
-    ERGMStatisticsRelease,
+from tdadp.ergm import ERGMStatisticsRelease
+from tdadp.pufferfish import (
     GK16Histogram,
     GroupDPHistogram,
-    LaplaceEdgeCount,
     MarkovQuiltMechanism,
     MQMApprox,
     MQMExact,
-    ProjectedCount,
     WassersteinMechanism,
 )
+from tdadp.release import DegreeSequence, LaplaceEdgeCount, ProjectedCount
 from tdadp.topology import PairwiseDistance, PersistenceDiagram, PersistentHomology
 from tdadp.utils import InvalidParameterError, check_param
 

@@ -12,9 +12,9 @@ from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.utils.validation import check_is_fitted
 
 from ..utils._batch import join_batch, map_items, split_batch
+from ..utils._memory import check_memory
 from ..utils._params import Interval, Options, ParamsMixin, Rule, check_param
 from ..utils._random import check_random_state, item_streams, stage_tag
-from ..utils._validation import check_memory
 from ._density import (
     knn_distances,
     knn_graph_edges,

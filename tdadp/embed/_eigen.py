@@ -23,7 +23,7 @@ import scipy.sparse as sp
 from scipy.sparse.linalg import LinearOperator, eigsh
 
 from ..graphs._packed import PackedAdjacency
-from ..utils._validation import check_memory
+from ..utils._memory import check_memory
 from ._packed_ops import packed_degrees, packed_matmat
 
 __all__ = ["ShiftedAdjacency", "resolve_solver", "top_eigenpairs", "SOLVERS"]

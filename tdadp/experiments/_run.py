@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from ..utils._validation import check_memory
+from ..utils._memory import check_memory
 from ._backends import execution
 from ._config import ConfigError, load_config_file, resolve_config
 from ._results import write_provenance, write_table

@@ -9,10 +9,10 @@ from sklearn.base import BaseEstimator, TransformerMixin
 
 from ..latent._positions import as_latent_matrix, get_signature
 from ..utils._batch import join_batch, map_items, split_batch
+from ..utils._memory import available_memory, check_memory
 from ..utils._output import ContainerOutputMixin
 from ..utils._params import Interval, Options, ParamsMixin, check_param
 from ..utils._random import block_streams, check_random_state, item_streams, stage_tag
-from ..utils._validation import available_memory, check_memory
 from ._dyads import (
     bernoulli_positions,
     dyad_pairs,

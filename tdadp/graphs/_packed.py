@@ -26,7 +26,8 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import scipy.sparse as sp
 
-from ..utils._validation import check_adjacency, check_memory
+from ..utils._memory import check_memory
+from ..utils._validation import check_adjacency
 from ._dyads import row_blocks
 from ._packed_kernels import csr_from_words, degrees_from_words
 

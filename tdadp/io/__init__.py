@@ -8,9 +8,24 @@ refused by the stages that need a simple graph unless you opt in with :func:`sim
 weights=)``; the embedding reads weights).
 """
 
-from ._edgelist import read_edgelist
-from ._input import coerce_graphs, graph_batch, simple_graph
-from ._networkx import from_networkx, is_networkx_graph, to_networkx
+from ._edgelist import (
+    read_edgelist,
+)
+from ._input import (
+    coerce_graphs,
+    graph_batch,
+    simple_graph,
+)
+from ._networkx import (
+    from_networkx,
+    is_networkx_graph,
+    to_networkx,
+)
+from ._packed_file import (
+    PACKED_FORMAT,
+    load_packed,
+    save_packed,
+)
 
 __all__ = [
     "read_edgelist",
@@ -20,4 +35,7 @@ __all__ = [
     "simple_graph",
     "coerce_graphs",
     "graph_batch",
+    "PACKED_FORMAT",
+    "save_packed",
+    "load_packed",
 ]

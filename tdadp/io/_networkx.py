@@ -10,13 +10,9 @@ import scipy.sparse as sp
 
 from ..graphs._info import graph_nodes, tag_graph
 from ..graphs._packed import PackedAdjacency
+from ..utils._memory import check_memory
 from ..utils._params import Options, check_param
-from ..utils._validation import (
-    SELF_LOOP_POLICIES,
-    WEIGHT_POLICIES,
-    check_adjacency,
-    check_memory,
-)
+from ..utils._validation import SELF_LOOP_POLICIES, WEIGHT_POLICIES, check_adjacency
 from ._graph import edges_to_matrix
 
 __all__ = ["from_networkx", "to_networkx", "is_networkx_graph", "networkx_matrix"]

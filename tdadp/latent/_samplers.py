@@ -21,10 +21,11 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
+from ..utils._memory import check_memory
 from ..utils._output import TableOutputMixin
 from ..utils._params import Options, ParamsMixin, Rule
 from ..utils._random import check_random_state, item_streams, stage_tag
-from ..utils._validation import as_real_array, check_memory, check_positive_int
+from ..utils._validation import as_real_array, check_positive_int
 from ._positions import LatentPositions
 
 __all__ = [

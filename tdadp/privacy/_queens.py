@@ -25,7 +25,7 @@ import numpy as np
 from scipy.optimize import brentq
 from scipy.stats import binom
 
-from ..release._bounds import power_bound
+from ..dp._bounds import power_bound
 from ..release._counts import LaplaceEdgeCount
 from ..utils._random import check_random_state, stage_tag
 from ..utils._validation import check_epsilon, check_positive_int, check_probability

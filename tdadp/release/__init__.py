@@ -1,12 +1,8 @@
-"""Stage 3, privacy releases: every mechanism, its guarantee and the geometry of edgeFlip."""
+"""Stage 3, edge-DP graph releases: the mechanisms on graphs and the geometry of edgeFlip."""
 
 from ._base import (
     GraphRelease,
     ReleaseMechanism,
-)
-from ._bounds import (
-    posterior_bound,
-    power_bound,
 )
 from ._counts import (
     DegreeSequence,
@@ -15,19 +11,7 @@ from ._counts import (
     degrees,
     laplace_edge_count,
 )
-from ._ergm_release import (
-    ERGM_LEVELS,
-    ERGM_METHODS,
-    THESIS_TABLE,
-    ERGMRelease,
-    ERGMStatisticsRelease,
-    ergm_restricted_sensitivity,
-    ergm_statistics_release,
-    truncate_max_degree,
-    truncation_smooth_sensitivity,
-)
 from ._flip import (
-    OUTPUT_KINDS,
     RATE_GRID,
     EdgeFlip,
     LaplaceFlip,
@@ -44,33 +28,6 @@ from ._geometry import (
     private_latent_map,
     private_signature,
 )
-from ._guarantee import (
-    PrivacyGuarantee,
-)
-from ._markov_quilt import (
-    CHAIN_METHODS,
-    GK16Histogram,
-    GroupDPHistogram,
-    MarkovQuiltMechanism,
-    MQMApprox,
-    MQMExact,
-    chain_histogram_release,
-    compose_markov_quilt,
-    is_markov_quilt,
-    markov_quilt_mechanism,
-    quilt_max_influence,
-)
-from ._noise import (
-    NOISE_KINDS,
-    NoiseCalibration,
-    add_noise,
-    calibrate_noise,
-)
-from ._packed_file import (
-    PACKED_FORMAT,
-    load_packed,
-    save_packed,
-)
 from ._projection import (
     PROJECTED_STATISTICS,
     ProjectedCount,
@@ -79,40 +36,11 @@ from ._projection import (
     projected_count,
     restricted_sensitivity,
 )
-from ._quilt_chain import (
-    BinaryIntervalFamily,
-    ChainNoiseScale,
-    QuiltChoice,
-    chain_mixing,
-    gk16_scale,
-    group_dp_scale,
-    mqm_approx_scale,
-    mqm_exact_scale,
-    quilt_influence_tables,
-    stationary_distribution,
-)
-from ._wasserstein import (
-    WassersteinMechanism,
-    infinity_wasserstein,
-    secret_pair_distributions,
-    wasserstein_mechanism,
-)
 
 __all__ = [
-    "PrivacyGuarantee",
-    "power_bound",
-    "posterior_bound",
     "ReleaseMechanism",
     "GraphRelease",
-    "NOISE_KINDS",
-    "NoiseCalibration",
-    "calibrate_noise",
-    "add_noise",
-    "PACKED_FORMAT",
-    "save_packed",
-    "load_packed",
     "RATE_GRID",
-    "OUTPUT_KINDS",
     "flip_block",
     "implemented_rate",
     "rate_epsilon",
@@ -136,38 +64,4 @@ __all__ = [
     "restricted_sensitivity",
     "ProjectedCount",
     "projected_count",
-    "ERGM_LEVELS",
-    "ERGM_METHODS",
-    "THESIS_TABLE",
-    "ERGMRelease",
-    "ERGMStatisticsRelease",
-    "ergm_restricted_sensitivity",
-    "ergm_statistics_release",
-    "truncate_max_degree",
-    "truncation_smooth_sensitivity",
-    "infinity_wasserstein",
-    "secret_pair_distributions",
-    "WassersteinMechanism",
-    "wasserstein_mechanism",
-    "quilt_max_influence",
-    "is_markov_quilt",
-    "MarkovQuiltMechanism",
-    "markov_quilt_mechanism",
-    "BinaryIntervalFamily",
-    "QuiltChoice",
-    "ChainNoiseScale",
-    "stationary_distribution",
-    "chain_mixing",
-    "quilt_influence_tables",
-    "mqm_exact_scale",
-    "mqm_approx_scale",
-    "group_dp_scale",
-    "gk16_scale",
-    "CHAIN_METHODS",
-    "MQMExact",
-    "MQMApprox",
-    "GroupDPHistogram",
-    "GK16Histogram",
-    "chain_histogram_release",
-    "compose_markov_quilt",
 ]

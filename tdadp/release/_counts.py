@@ -17,11 +17,11 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from ..dp._guarantee import PrivacyGuarantee
+from ..dp._noise import NOISE_KINDS, add_noise, calibrate_noise
 from ..graphs._packed import PackedAdjacency
 from ..utils._params import Options
 from ._base import GraphRelease
-from ._guarantee import PrivacyGuarantee
-from ._noise import NOISE_KINDS, add_noise, calibrate_noise
 
 __all__ = [
     "LaplaceEdgeCount",
@@ -121,7 +121,7 @@ _COMMON_PARAMS = """epsilon : float in (0, inf], default=1.0
         where int64 cannot hold them, e.g. at eps = 1e-100). "laplace": Laplace noise on a
         grid of ``2^-30`` sensitivity units, float output, for scales below ``2^1000``.
         Both are drawn by an exact integer sampler and are exactly eps-DP at every eps in
-        (0, inf] (see :mod:`tdadp.release._noise`); at huge eps they release the exact
+        (0, inf] (see :mod:`tdadp.dp._noise`); at huge eps they release the exact
         statistic with the probability eps-DP allows (``1 - 2/(1 + e^(eps/D))`` and more).
         Use ``random_state="secure"`` for a real release.
     random_state : None, int, numpy.random.Generator, SeedSequence or "secure"
@@ -166,7 +166,7 @@ class LaplaceEdgeCount(_StatisticRelease):
     Examples
     --------
     >>> import numpy as np
-    >>> from tdadp.privacy import LaplaceEdgeCount
+    >>> from tdadp.release import LaplaceEdgeCount
     >>> A = np.ones((5, 5), dtype=np.uint8) - np.eye(5, dtype=np.uint8)   # 10 edges
     >>> mech = LaplaceEdgeCount(epsilon=2.0, random_state=0).fit()
     >>> mech.noise_scale_
@@ -225,7 +225,7 @@ class DegreeSequence(_StatisticRelease):
     Examples
     --------
     >>> import numpy as np
-    >>> from tdadp.privacy import DegreeSequence
+    >>> from tdadp.release import DegreeSequence
     >>> DegreeSequence(1.0).fit().sensitivity_
     2.0
     >>> DegreeSequence(1.0, histogram=True).fit().noise_scale_
@@ -256,7 +256,7 @@ def laplace_edge_count(A, epsilon, noise="laplace", random_state=None):
     Examples
     --------
     >>> import numpy as np
-    >>> from tdadp.privacy import laplace_edge_count
+    >>> from tdadp.release import laplace_edge_count
     >>> A = np.zeros((4, 4), dtype=np.uint8)
     >>> laplace_edge_count(A, np.inf)
     0.0
@@ -271,7 +271,7 @@ def degree_sequence(A, epsilon, histogram=False, noise="laplace", random_state=N
     Examples
     --------
     >>> import numpy as np
-    >>> from tdadp.privacy import degree_sequence
+    >>> from tdadp.release import degree_sequence
     >>> A = np.array([[0, 1, 1], [1, 0, 0], [1, 0, 0]], dtype=np.uint8)
     >>> degree_sequence(A, np.inf, noise="discrete").tolist()
     [2, 1, 1]

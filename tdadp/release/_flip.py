@@ -24,6 +24,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.special import expit
 
+from ..dp._guarantee import PrivacyGuarantee
 from ..graphs._dyads import (
     bernoulli_positions,
     dyad_index,
@@ -37,16 +38,11 @@ from ..graphs._dyads import (
 from ..graphs._info import graph_nodes, tag_graph
 from ..graphs._packed import PackedAdjacency, fill_blocks
 from ..io._input import graph_batch
+from ..utils._memory import available_memory, check_memory
 from ..utils._params import Options
 from ..utils._random import block_streams
-from ..utils._validation import (
-    available_memory,
-    check_epsilon,
-    check_epsilon_array,
-    check_memory,
-)
+from ..utils._validation import check_epsilon, check_epsilon_array
 from ._base import GraphRelease
-from ._guarantee import PrivacyGuarantee
 
 __all__ = [
     "OUTPUT_KINDS",

@@ -99,7 +99,7 @@ def project_max_degree(A, max_degree):
     Examples
     --------
     >>> import numpy as np
-    >>> from tdadp.privacy import project_max_degree
+    >>> from tdadp.release import project_max_degree
     >>> star = np.zeros((4, 4), dtype=np.uint8); star[0, 1:] = star[1:, 0] = 1
     >>> project_max_degree(star, 2)[0].tolist()          # keeps (0, 1) and (0, 2)
     [0, 1, 1, 0]
@@ -153,7 +153,7 @@ def graph_statistic(A, statistic, star_size=2):
     Examples
     --------
     >>> import numpy as np
-    >>> from tdadp.privacy import graph_statistic
+    >>> from tdadp.release import graph_statistic
     >>> K4 = np.ones((4, 4), dtype=np.uint8) - np.eye(4, dtype=np.uint8)
     >>> [graph_statistic(K4, s) for s in ("edges", "kstars", "triangles")]
     [6, 12, 4]
@@ -177,7 +177,7 @@ def restricted_sensitivity(statistic, max_degree, star_size=2):
 
     Examples
     --------
-    >>> from tdadp.privacy import restricted_sensitivity
+    >>> from tdadp.release import restricted_sensitivity
     >>> [restricted_sensitivity(s, 10) for s in ("edges", "kstars", "triangles")]
     [1, 18, 9]
     """
@@ -242,7 +242,7 @@ class ProjectedCount(_StatisticRelease):
     Examples
     --------
     >>> import numpy as np
-    >>> from tdadp.privacy import ProjectedCount
+    >>> from tdadp.release import ProjectedCount
     >>> mech = ProjectedCount("kstars", max_degree=5, epsilon=1.0).fit()
     >>> mech.sensitivity_, mech.guarantee_.restriction is None
     (8.0, True)
@@ -285,7 +285,7 @@ def projected_count(A, statistic, max_degree, epsilon, star_size=2, noise="lapla
     Examples
     --------
     >>> import numpy as np
-    >>> from tdadp.privacy import projected_count
+    >>> from tdadp.release import projected_count
     >>> K4 = np.ones((4, 4), dtype=np.uint8) - np.eye(4, dtype=np.uint8)
     >>> projected_count(K4, "edges", max_degree=2, epsilon=np.inf)   # triangle 0-1-2 is kept
     3.0

@@ -32,9 +32,9 @@ from scipy.spatial.distance import pdist
 from sklearn.base import BaseEstimator, TransformerMixin
 
 from ..utils._batch import join_batch, map_items, split_batch
+from ..utils._memory import check_memory
 from ..utils._output import ContainerOutputMixin
 from ..utils._params import Interval, Options, ParamsMixin, Rule, check_param, validate_params
-from ..utils._validation import check_memory
 from ._diagram import PersistenceDiagram
 from ._parts import normalizing_exponent
 from ._rules import HOMOLOGY_DIMENSIONS, as_dimensions, check_cloud

@@ -1,11 +1,21 @@
-"""Shared machinery below every stage: batches, input checks, random streams, parameter rules."""
+"""Shared machinery below every stage: batches, input checks, memory, random streams, rules."""
 
 from ._batch import (
     join_batch,
     map_items,
     split_batch,
 )
-from ._output import OUTPUT_KINDS, ContainerOutputMixin, TableOutputMixin
+from ._memory import (
+    available_memory,
+    check_memory,
+    memory_limits,
+    physical_memory,
+)
+from ._output import (
+    OUTPUT_KINDS,
+    ContainerOutputMixin,
+    TableOutputMixin,
+)
 from ._params import (
     RULES,
     Interval,
@@ -26,14 +36,12 @@ from ._random import (
     validate_random_state,
 )
 from ._validation import (
-    available_memory,
     check_adjacency,
     check_epsilon,
     check_epsilon_array,
     check_positive_int,
     check_probability,
     check_symmetric_matrix,
-    memory_limits,
 )
 
 __all__ = [
@@ -66,4 +74,6 @@ __all__ = [
     "ParamsMixin",
     "validate_params",
     "check_param",
+    "physical_memory",
+    "check_memory",
 ]

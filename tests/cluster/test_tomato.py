@@ -353,10 +353,10 @@ def test_no_warnings_on_plain_fit():
 
 
 def test_a_cloud_beyond_memory_is_refused_up_front(monkeypatch):
-    import tdadp.utils._validation as validation
+    import tdadp.utils._memory as memory
 
     X = np.random.default_rng(0).random((5000, 3))
-    monkeypatch.setattr(validation, "memory_limits", lambda **kw: {"a test budget": 1e6})
+    monkeypatch.setattr(memory, "memory_limits", lambda **kw: {"a test budget": 1e6})
     with pytest.raises(ValueError, match="ToMATo on 5000 points in R\\^3"):
         ToMATo(k=10, significance=None).fit(X)
     # the automatic count's bootstrap needs more neighbours: it is checked first
@@ -510,10 +510,10 @@ def test_the_band_does_not_depend_on_threads_or_blocks(monkeypatch):
 
 
 def test_a_band_that_cannot_fit_is_refused_up_front(monkeypatch):
-    import tdadp.utils._validation as validation
+    import tdadp.utils._memory as memory
 
     X, _ = _blobs(seed=3)
-    monkeypatch.setattr(validation, "memory_limits", lambda **kw: {"a test budget": 1_000_000})
+    monkeypatch.setattr(memory, "memory_limits", lambda **kw: {"a test budget": 1_000_000})
     with pytest.raises(ValueError, match="bootstrap band on 450 points"):
         ToMATo(random_state=0).fit(X)
     assert ToMATo(n_clusters=3, metric="euclidean", k=8, density_k=8).fit(X).n_clusters_ == 3

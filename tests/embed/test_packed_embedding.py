@@ -59,14 +59,14 @@ def test_a_pipeline_releases_packed_and_embeds_with_the_carried_rate(release):
 
 
 def test_the_dense_path_refuses_up_front_where_the_packed_path_fits(monkeypatch):
-    import tdadp.utils._validation as validation
+    import tdadp.utils._memory as memory
 
     A = sample_grdpg(circle(1100, random_state=0), random_state=1)
     P = EdgeFlip(2.0, random_state=2, output="packed").fit_transform(A)
     D = P.toarray()
     # 8 MB, half of which work may take: the float32 copy of the dense graph (4.8 MB) cannot
     # fit; the packed graph's embedding (n x k blocks) can.
-    monkeypatch.setattr(validation, "memory_limits", lambda **kw: {"a test budget": 8e6})
+    monkeypatch.setattr(memory, "memory_limits", lambda **kw: {"a test budget": 8e6})
     with pytest.raises(ValueError, match="float32 copy of a dense graph on 1100 nodes"):
         adjacency_spectral_embedding(D, 3)
     assert np.asarray(adjacency_spectral_embedding(P, 3, adjust=True)).shape == (1100, 3)

@@ -91,23 +91,23 @@ def test_packed_grdpg_is_the_same_block_by_block_in_any_order():
 
 
 def test_packed_grdpg_checks_probabilities_and_memory(monkeypatch):
-    import tdadp.utils._validation as validation
+    import tdadp.utils._memory as memory
 
     with pytest.raises(ValueError, match="outside \\[0, 1\\]"):
         sample_grdpg(np.full((100, 2), 1.0), output="packed")
     with pytest.raises(ValueError, match="disagree"):
         sample_grdpg(circle(50), sparse=True, output="packed")
     X = circle(300)
-    monkeypatch.setattr(validation, "memory_limits", lambda **kw: {"a test budget": 1000})
+    monkeypatch.setattr(memory, "memory_limits", lambda **kw: {"a test budget": 1000})
     with pytest.raises(ValueError, match="packed graph on 300 nodes would need"):
         sample_grdpg(X, output="packed")
 
 
 def test_conversions_that_cannot_fit_are_refused_up_front(monkeypatch):
-    import tdadp.utils._validation as validation
+    import tdadp.utils._memory as memory
 
     P = PackedAdjacency.from_dense(np.ones((300, 300), np.uint8) - np.eye(300, dtype=np.uint8))
-    monkeypatch.setattr(validation, "memory_limits", lambda **kw: {"a test budget": 50_000})
+    monkeypatch.setattr(memory, "memory_limits", lambda **kw: {"a test budget": 50_000})
     with pytest.raises(ValueError, match="dense copy of a packed graph on 300 nodes"):
         P.toarray()
     with pytest.raises(ValueError, match="sparse copy of a packed graph on 300 nodes"):

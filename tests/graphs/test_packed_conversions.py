@@ -156,16 +156,16 @@ def test_to_networkx_takes_packed_graphs():
 
 
 def test_conversions_that_cannot_fit_are_refused(monkeypatch):
-    import tdadp.utils._validation as validation
+    import tdadp.utils._memory as memory
 
     P = PackedAdjacency.from_dense(_graph(300, density=0.9))
     # 300 * 300 = 90 KB dense; about 40,000 edges: 400 KB sparse, 10 MB networkx.
-    monkeypatch.setattr(validation, "memory_limits", lambda **kw: {"a test budget": 100_000})
+    monkeypatch.setattr(memory, "memory_limits", lambda **kw: {"a test budget": 100_000})
     with pytest.raises(ValueError, match="networkx graph of a packed graph on 300 nodes"):
         to_networkx(P)
     with pytest.raises(ValueError, match="sparse copy of a packed graph on 300 nodes"):
         P.tocsr()
     with pytest.raises(ValueError, match="dense copy of a packed graph on 300 nodes"):
         P.toarray()
-    monkeypatch.setattr(validation, "memory_limits", lambda **kw: {"a test budget": 200_000})
+    monkeypatch.setattr(memory, "memory_limits", lambda **kw: {"a test budget": 200_000})
     assert P.toarray().shape == (300, 300)  # 90 KB: half the budget fits

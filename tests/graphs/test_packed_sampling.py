@@ -90,13 +90,13 @@ def test_probabilities_out_of_range_are_found_in_any_block():
 
 
 def test_auto_output_is_dense_when_it_fits_else_packed(monkeypatch):
-    import tdadp.utils._validation as validation
+    import tdadp.utils._memory as memory
 
     X = circle(300, random_state=0)
     dense = sample_grdpg(X, random_state=4, output="auto")
     assert isinstance(dense, np.ndarray)
     # 300^2 = 90 KB dense against a 50 KB budget: packed (6 KB), the same graph.
-    monkeypatch.setattr(validation, "memory_limits", lambda **kw: {"a test budget": 50_000})
+    monkeypatch.setattr(memory, "memory_limits", lambda **kw: {"a test budget": 50_000})
     packed = sample_grdpg(X, random_state=4, output="auto")
     assert isinstance(packed, PackedAdjacency)
     assert packed == sample_grdpg(X, random_state=4, output="packed")

@@ -6,10 +6,10 @@ import json
 import numpy as np
 import pytest
 
-import tdadp.release._packed_file as packed_file
+import tdadp.io._packed_file as packed_file
 from tdadp import EdgeFlip, load_packed, save_packed
+from tdadp.dp import PrivacyGuarantee
 from tdadp.graphs import PackedAdjacency
-from tdadp.release import PrivacyGuarantee
 
 
 def _random_graph(n, seed=0, **kw):
@@ -173,9 +173,9 @@ def test_names_that_would_not_read_back_equal_are_refused(tmp_path):
 
 
 def test_a_graph_too_large_for_memory_is_refused_before_reading(saved, monkeypatch):
-    import tdadp.utils._validation as validation
+    import tdadp.utils._memory as memory
 
     _, path = saved
-    monkeypatch.setattr(validation, "memory_limits", lambda **kw: {"a test budget": 100})
+    monkeypatch.setattr(memory, "memory_limits", lambda **kw: {"a test budget": 100})
     with pytest.raises(ValueError, match=r"packed graph of .*\(70 nodes\)"):
         load_packed(path)

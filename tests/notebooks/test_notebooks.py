@@ -8,7 +8,8 @@ from nbclient import NotebookClient
 
 NOTEBOOKS_DIR = Path(__file__).resolve().parents[2] / "notebooks"
 ALL_NOTEBOOKS = sorted(NOTEBOOKS_DIR.glob("*.ipynb"))
-# Executed by its own test in tests/privacy/: running it here too would double the cost.
+# Executed by its own test (test_what_edge_dp_protects.py): running it here too would
+# double the cost.
 EXECUTED_ELSEWHERE = {"what_edge_dp_protects.ipynb"}
 EXECUTED_HERE = [p for p in ALL_NOTEBOOKS if p.name not in EXECUTED_ELSEWHERE]
 EXPECTED = {"quickstart.ipynb", "shape_of_edge_dp.ipynb", "clustering_private_network.ipynb"}

@@ -6,14 +6,9 @@ import numpy as np
 import pytest
 
 from tdadp import EdgeFlip, edge_flip
-from tdadp.privacy import (
-    LaplaceEdgeCount,
-    _audit,
-    audit,
-    power_bound,
-    queens_example,
-    sample_queens,
-)
+from tdadp.dp import power_bound
+from tdadp.privacy import _audit, audit, queens_example, sample_queens
+from tdadp.release import LaplaceEdgeCount
 
 
 @pytest.fixture(scope="module")

@@ -22,7 +22,8 @@ import pytest
 from sklearn.pipeline import Pipeline
 
 from tdadp import EdgeFlip, LaplaceFlip, edge_flip
-from tdadp.privacy import LaplaceEdgeCount, audit
+from tdadp.privacy import audit
+from tdadp.release import LaplaceEdgeCount
 
 
 @pytest.fixture(scope="module")

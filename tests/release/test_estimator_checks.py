@@ -22,13 +22,9 @@ import scipy.sparse as sp
 from sklearn.base import clone
 
 from tdadp import EdgeFlip, LaplaceFlip, sample_grdpg, sbm
-from tdadp.privacy import (
-    DegreeSequence,
-    ERGMStatisticsRelease,
-    LaplaceEdgeCount,
-    ProjectedCount,
-    WassersteinMechanism,
-)
+from tdadp.ergm import ERGMStatisticsRelease
+from tdadp.pufferfish import WassersteinMechanism
+from tdadp.release import DegreeSequence, LaplaceEdgeCount, ProjectedCount
 
 GRAPH_RELEASES = [
     EdgeFlip(random_state=0),

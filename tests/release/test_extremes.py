@@ -14,15 +14,16 @@ import scipy.sparse as sp
 from scipy import stats
 
 from tdadp import EdgeFlip, LaplaceFlip, edge_flip, sample_grdpg
+from tdadp.dp import compose
 from tdadp.graphs._dyads import bernoulli_positions, gap_parameters
-from tdadp.privacy import (
+from tdadp.pufferfish import WassersteinMechanism
+from tdadp.release import (
     DegreeSequence,
     LaplaceEdgeCount,
     ProjectedCount,
-    WassersteinMechanism,
-    compose,
+    flip_probability,
+    laplace_flip_probability,
 )
-from tdadp.release import flip_probability, laplace_flip_probability
 
 EPSILONS = [0.0, 1e-300, 1e-100, 1e-20, 1e-5, 0.1, 1.0, 5.0, 20.0, 36.0, 40.0, 72.2, 80.0,
             100.0, 745.0, 800.0, 1e5, 1e300, math.inf]

@@ -85,9 +85,9 @@ def test_auto_keeps_the_kind_that_fits_and_falls_back_to_packed(graph, monkeypat
 
 
 def test_a_kind_that_cannot_fit_is_refused_up_front(graph, monkeypatch):
-    import tdadp.utils._validation as validation
+    import tdadp.utils._memory as memory
 
-    monkeypatch.setattr(validation, "memory_limits",
+    monkeypatch.setattr(memory, "memory_limits",
                         lambda **kw: {"a test budget": 10_000})
     with pytest.raises(ValueError, match="would need about .* test budget"):
         edge_flip(sp.csr_matrix(graph), 1.0, random_state=0, output="sparse")
@@ -106,7 +106,7 @@ def test_nodes_and_guarantee_travel_and_secure_mode_works(graph):
 
 
 def test_count_releases_of_a_packed_graph_equal_those_of_its_dense_copy(graph):
-    from tdadp.privacy import DegreeSequence, LaplaceEdgeCount, ProjectedCount
+    from tdadp.release import DegreeSequence, LaplaceEdgeCount, ProjectedCount
 
     P = PackedAdjacency.from_dense(graph)
     for mech in (LaplaceEdgeCount(np.inf), DegreeSequence(np.inf),

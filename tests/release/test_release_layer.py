@@ -19,16 +19,18 @@ from tdadp import (
     sample_grdpg,
     sbm,
 )
+from tdadp.dp import PrivacyGuarantee
 from tdadp.graphs import GraphArray, graph_guarantee, graph_nodes, tag_graph
 from tdadp.io import graph_batch
-from tdadp.privacy import (
+from tdadp.pufferfish import WassersteinMechanism
+from tdadp.release import (
     DegreeSequence,
+    GraphRelease,
     LaplaceEdgeCount,
-    PrivacyGuarantee,
     ProjectedCount,
-    WassersteinMechanism,
+    ReleaseMechanism,
+    implemented_rate,
 )
-from tdadp.release import GraphRelease, ReleaseMechanism, implemented_rate
 
 PAIRS = [([0.0, 1.0, 2.0], [0.5, 0.5, 0.0], [0.0, 0.5, 0.5])]
 GRAPH_MECHANISMS = [EdgeFlip, LaplaceFlip, LaplaceEdgeCount, DegreeSequence, ProjectedCount]

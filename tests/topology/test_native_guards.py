@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import tdadp.topology._persistence as persistence_module
-import tdadp.utils._validation as validation
+import tdadp.utils._memory as memory
 from tdadp.topology import PersistentHomology, estimate_rips_memory, persistence_diagram
 
 
@@ -193,6 +193,6 @@ def test_clouds_computed_at_once_share_the_budget(ripser_calls):
 def test_alpha_on_a_cloud_beyond_memory_is_refused_up_front(monkeypatch):
     X = np.random.default_rng(0).random((2000, 3))
     # 2,000 points at 10 KB each need 20 MB: under a 10 MB budget gudhi is never called.
-    monkeypatch.setattr(validation, "memory_limits", lambda **kw: {"a test budget": 10e6})
+    monkeypatch.setattr(memory, "memory_limits", lambda **kw: {"a test budget": 10e6})
     with pytest.raises(ValueError, match="alpha complex on 2000 points in R\\^3"):
         persistence_diagram(X, complex="alpha")

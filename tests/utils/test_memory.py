@@ -14,7 +14,7 @@ import textwrap
 import pytest
 
 from tdadp.utils import available_memory, memory_limits
-from tdadp.utils._validation import check_memory
+from tdadp.utils._memory import check_memory
 
 GB = 10**9
 UNLIMITED_V1 = "9223372036854771712\n"  # what cgroup v1 writes for "no limit"
@@ -160,7 +160,7 @@ _UNDER_RLIMIT = textwrap.dedent("""
     import resource, sys
     resource.setrlimit(resource.RLIMIT_AS, (3 * 2**30, resource.RLIM_INFINITY))
     from tdadp.utils import available_memory, memory_limits
-    from tdadp.utils._validation import check_memory
+    from tdadp.utils._memory import check_memory
     limits = memory_limits()
     assert available_memory() < 3 * 2**30, limits
     assert min(limits, key=limits.get).startswith("the address-space limit RLIMIT_AS"), limits

@@ -1,0 +1,37 @@
+"""The guarantee vocabulary, below every mechanism: what a release promises and how it adds up.
+
+- :class:`PrivacyGuarantee`: the (eps, delta) statement every fitted mechanism gives as
+  ``guarantee_``, in words and as hypothesis-testing bounds (:func:`power_bound`,
+  :func:`posterior_bound`).
+- :func:`compose`: sequential composition of guarantees.
+- Exact noise: :func:`calibrate_noise` and :func:`add_noise` (discrete Laplace on a rational
+  grid, so no floating-point shortcut leaks).
+"""
+
+from ._bounds import (
+    posterior_bound,
+    power_bound,
+)
+from ._composition import (
+    compose,
+)
+from ._guarantee import (
+    PrivacyGuarantee,
+)
+from ._noise import (
+    NOISE_KINDS,
+    NoiseCalibration,
+    add_noise,
+    calibrate_noise,
+)
+
+__all__ = [
+    "PrivacyGuarantee",
+    "power_bound",
+    "posterior_bound",
+    "NOISE_KINDS",
+    "NoiseCalibration",
+    "calibrate_noise",
+    "add_noise",
+    "compose",
+]

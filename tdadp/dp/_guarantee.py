@@ -1,0 +1,204 @@
+"""The privacy guarantee a fitted mechanism states, in numbers and in words."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..utils._params import Interval, check_param
+from ._bounds import posterior_bound, power_bound
+
+__all__ = ["PrivacyGuarantee"]
+
+_REPORT_ALPHA = 0.05
+
+# Randomized response flips a dyad with probability at most 1/2 (at 1/2 it is pure noise).
+_RATE = Interval("real", 0, 0.5, "both")
+_NONNEGATIVE = Interval("real", 0, math.inf, "both")
+
+
+@dataclass(frozen=True)
+class PrivacyGuarantee:
+    """What a mechanism promises, with the hypothesis-testing reading of it.
+
+    epsilon-differential privacy is a statement about tests: for any two neighbouring inputs
+    (here, networks differing in one ``unit``) and any test of one against the other run on the
+    release, ``power <= min(e^eps * alpha, 1 - e^-eps * (1 - alpha))`` at level ``alpha``
+    (Wasserman and Zhou 2010; Kairouz, Oh, Viswanath 2015). :meth:`describe` says this in
+    words, and also says what is *not* protected: a single edge's presence when the
+    adversary's model makes edges dependent (Hehir, Niu, Slavković; see
+    :func:`edge_privacy_exact`).
+
+    Parameters
+    ----------
+    mechanism : str
+        Name of the mechanism (or "composition of k releases").
+    epsilon : float in [0, inf]
+        Privacy loss bound; ``inf`` means no privacy (the input is released as it is).
+    unit : str, default="edge"
+        Neighbouring inputs differ in one ``unit`` ("edge": one dyad toggled; "secret pair":
+        the secrets of a Pufferfish instantiation).
+    local : bool, default=False
+        True when the mechanism can run locally, each node randomizing its own dyads.
+    flip_probability : float in [0, 1/2] or None
+        For randomized-response mechanisms, the probability that a dyad is flipped.
+    dyad_independent : bool, default=False
+        True when the release is independent randomized response on each dyad at rate
+        ``flip_probability``: every dyad is flipped independently of all others, with a law
+        depending on that dyad alone. What the audit's fast path and the privacy-adjusted
+        embedding rely on, declared by the mechanism rather than inferred from its type.
+    effective_epsilon : float in [0, epsilon] or None
+        The privacy loss of the release as implemented, when it is smaller than ``epsilon``:
+        rates are rounded toward more noise (a flip rate of at least ``2^-53``, a noise scale
+        rounded up), so the release can be more private than asked, never less. For
+        randomized response at rate r it is ``log((1 - r) / r)``.
+    sensitivity : float >= 0 or None
+        For additive-noise mechanisms, the sensitivity the noise is calibrated to (L1 for
+        vectors; the infinity-Wasserstein distance for the Wasserstein mechanism).
+    noise_scale : float >= 0 or None
+        Scale of the additive noise (Laplace ``b = sensitivity / epsilon``).
+    restriction : str or None
+        When the promise only holds for some inputs (restricted sensitivity), which ones.
+    definition : str, default="differential privacy"
+        "differential privacy" or "Pufferfish privacy".
+    components : tuple of PrivacyGuarantee
+        For a composition, the guarantees composed.
+    delta : float in [0, 1), default=0
+        Approximate DP: the promise holds except with probability ``delta`` ((eps, delta)-DP;
+        e.g. releases calibrated to a private bound on the local sensitivity).
+
+    Raises
+    ------
+    ValueError
+        For an epsilon outside [0, inf], a flip probability outside [0, 1/2], a negative
+        sensitivity or noise scale, or ``dyad_independent=True`` without a flip probability.
+
+    Examples
+    --------
+    >>> from tdadp.dp import PrivacyGuarantee
+    >>> g = PrivacyGuarantee("EdgeFlip", 1.0, local=True, flip_probability=0.2689414,
+    ...                      dyad_independent=True)
+    >>> round(g.power_bound(0.05), 4)
+    0.1359
+    >>> round(g.posterior_bound(0.5), 4)
+    0.7311
+    """
+
+    mechanism: str
+    epsilon: float
+    unit: str = "edge"
+    local: bool = False
+    flip_probability: float | None = None
+    dyad_independent: bool = False
+    effective_epsilon: float | None = None
+    sensitivity: float | None = None
+    noise_scale: float | None = None
+    restriction: str | None = None
+    definition: str = "differential privacy"
+    components: tuple = ()
+    delta: float = 0.0
+
+    def __post_init__(self):
+        owner = "PrivacyGuarantee"
+        check_param(self.mechanism, [str], "mechanism", owner)
+        check_param(self.epsilon, ["epsilon"], "epsilon", owner)
+        check_param(self.unit, [str], "unit", owner)
+        check_param(self.local, ["boolean"], "local", owner)
+        check_param(self.flip_probability, [None, _RATE], "flip_probability", owner)
+        check_param(self.dyad_independent, ["boolean"], "dyad_independent", owner)
+        check_param(self.effective_epsilon, [None, "epsilon"], "effective_epsilon", owner)
+        if self.effective_epsilon is not None and self.effective_epsilon > self.epsilon:
+            raise ValueError(f"PrivacyGuarantee: effective_epsilon={self.effective_epsilon!r} "
+                             f"exceeds epsilon={self.epsilon!r}: a release may be more "
+                             "private than stated, never less.")
+        for name in ("sensitivity", "noise_scale"):
+            check_param(getattr(self, name), [None, _NONNEGATIVE], name, owner)
+        check_param(self.restriction, [None, str], "restriction", owner)
+        check_param(self.definition, [str], "definition", owner)
+        check_param(self.components, [tuple], "components", owner)
+        check_param(self.delta, [Interval("real", 0, 1, "left")], "delta", owner)
+        if self.dyad_independent and self.flip_probability is None:
+            raise ValueError("PrivacyGuarantee: dyad_independent=True declares randomized "
+                             "response on each dyad, which needs its flip_probability.")
+        # Plain floats, so that equal guarantees compare and print alike whatever numpy
+        # scalar type the mechanism computed them in.
+        for name in ("epsilon", "effective_epsilon", "flip_probability", "sensitivity",
+                     "noise_scale", "delta"):
+            value = getattr(self, name)
+            if value is not None:
+                object.__setattr__(self, name, float(value))
+
+    def power_bound(self, alpha):
+        """Largest power of a level-``alpha`` test between neighbouring inputs.
+
+        See :func:`tdadp.privacy.power_bound`.
+        """
+        return power_bound(self.epsilon, alpha, self.delta)
+
+    def posterior_bound(self, prior, direction="upper"):
+        """Largest (or smallest) posterior an adversary can reach from ``prior``.
+
+        See :func:`tdadp.privacy.posterior_bound`.
+        """
+        return posterior_bound(self.epsilon, prior, direction=direction)
+
+    def _protection_text(self):
+        eps = self.epsilon
+        power = self.power_bound(_REPORT_ALPHA)
+        if self.definition == "Pufferfish privacy":
+            return (f" Protected: for every secret pair and every data distribution assumed, "
+                    f"a level-{_REPORT_ALPHA:g} test of one secret against the other has power "
+                    f"at most {power:.4g}, and the odds on a secret change at most "
+                    f"e^{eps:g}-fold. Not protected: anything the assumed distributions get "
+                    "wrong (the promise is only as good as the model of the data).")
+        what = {"edge": "two networks differing in one dyad"}.get(
+            self.unit, f"two inputs differing in one {self.unit}")
+        if self.delta:
+            text = (f" Protected: any test between {what} (a whole network against its "
+                    f"neighbour) has power at most min(e^eps*alpha + delta, 1 - e^-eps*(1 - "
+                    f"alpha - delta)): {power:.4g} at level {_REPORT_ALPHA:g}; except with "
+                    f"probability delta = {self.delta:.3g} an adversary's odds on one such "
+                    f"network against the other grow at most e^{eps:g}-fold.")
+        else:
+            text = (f" Protected: any test between {what} (a whole network against its "
+                    f"neighbour) has power at most min(e^eps*alpha, 1 - e^-eps*(1 - alpha)): "
+                    f"{power:.4g} at level {_REPORT_ALPHA:g}; an adversary's odds on one such "
+                    f"network against the other grow at most e^{eps:g}-fold, whatever else "
+                    f"they know. Groups of g units: g*epsilon.")
+        if self.unit == "edge":
+            text += (" Not protected: a single edge's presence when the adversary's model "
+                     "makes edges dependent; there the edge-level loss is up to "
+                     f"{eps:g} + a, a = sup |logit P(ij | rest) - logit P(ij)| "
+                     "(Hehir, Niu, Slavkovic, Lemma 10; see edge_privacy_exact).")
+        return text
+
+    def describe(self) -> str:
+        """The guarantee in plain words: what is protected, what is not, and the numbers."""
+        if self.epsilon == float("inf"):
+            return (f"{self.mechanism}: epsilon = inf, no privacy: the network is released "
+                    "as it is.")
+        if self.definition == "Pufferfish privacy":
+            text = f"{self.mechanism}: {self.epsilon:g}-Pufferfish privacy."
+        else:
+            scope = "edge-local" if self.local else self.unit
+            level = f"({self.epsilon:g}, {self.delta:.3g})" if self.delta else f"{self.epsilon:g}"
+            text = f"{self.mechanism}: {level}-{scope} {self.definition}."
+        if self.restriction is not None:
+            text += f" Only for inputs in the class: {self.restriction}."
+        text += self._protection_text()
+        if self.flip_probability is not None:
+            text += f" Each dyad is flipped with probability {self.flip_probability:.6g}."
+        eff = self.effective_epsilon
+        if eff is not None and eff < self.epsilon * (1 - 1e-6):
+            text += (f" As implemented the release is in fact {eff:.6g}-DP (its rate is "
+                     "rounded toward more noise).")
+        if self.noise_scale is not None:
+            text += (f" Laplace-type noise of scale {self.noise_scale:.6g} "
+                     f"(sensitivity {self.sensitivity:g}).")
+        if self.components:
+            parts = "; ".join(f"{c.mechanism} ({c.epsilon:g})" for c in self.components)
+            text += f" Basic composition of: {parts}."
+        return text
+
+    def __str__(self) -> str:
+        return self.describe()

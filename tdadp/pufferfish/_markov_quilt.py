@@ -1,0 +1,823 @@
+"""The Markov Quilt Mechanism of Pufferfish privacy (Song, Wang, Chaudhuri 2017, Section 4).
+
+When records are correlated (a Bayesian network: one person's activity along a day), DP's
+neighbouring databases do not protect a record whose neighbours give it away, and group DP
+protects it at the price of the whole group. Pufferfish privacy with secrets "X_i = a" and a
+class Theta of distributions asks for what is needed: a Markov quilt X_Q of X_i cuts the
+network into nearby nodes X_N (X_i among them), the quilt and the far nodes X_R, independent
+of X_i given X_Q; with the quilt's max-influence ``e(X_Q | X_i)``, noise of scale
+``L card(X_N) / (eps - e(X_Q | X_i))`` hides X_i (Theorem 4.3). The mechanism takes, at each
+node, the quilt with the smallest such score, and the largest score over the nodes.
+
+* :class:`MarkovQuiltMechanism`: Algorithm 2 for any Bayesian network, given each node's
+  candidate quilts (their max-influence from :func:`quilt_max_influence`).
+* :class:`MQMExact`, :class:`MQMApprox` (Algorithms 3 and 4) and the baselines
+  :class:`GroupDPHistogram` and :class:`GK16Histogram`: the relative-frequency histogram of a
+  Markov chain; the noise scales come from :mod:`tdadp.pufferfish._quilt_chain`.
+* :func:`compose_markov_quilt`: the privacy of several such releases of the same chain
+  (Section 4.3).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+from ..dp._guarantee import PrivacyGuarantee
+from ..dp._noise import add_noise, calibrate_noise
+from ..release._base import ReleaseMechanism
+from ..utils._params import Interval, Options
+from ._quilt_chain import (
+    _exact_tables,
+    _family_tables,
+    _Objective,
+    _search,
+    gk16_scale,
+    group_dp_scale,
+    mqm_approx_scale,
+    mqm_exact_scale,
+    parse_thetas,
+)
+from ._value_release import ValueRelease, as_real
+
+__all__ = [
+    "quilt_max_influence",
+    "is_markov_quilt",
+    "MarkovQuiltMechanism",
+    "markov_quilt_mechanism",
+    "MQMExact",
+    "MQMApprox",
+    "GroupDPHistogram",
+    "GK16Histogram",
+    "CHAIN_METHODS",
+    "chain_histogram_release",
+    "compose_markov_quilt",
+]
+
+# Sensitivities of the counts from this on put the noise grid above 1 (calibrate_noise's grid
+# is ~2^-30 of the sensitivity): integer counts would be rounded. 2 sigma eps <= 2 T, so this
+# only refuses chains of a billion records.
+_MAX_COUNT_SENSITIVITY = 2.0 ** 31
+
+
+# --------------------------------------------------------------------------------------------
+# Any Bayesian network: max-influence by enumeration, the quilt check, Algorithm 2
+
+
+def _joint(databases, probabilities):
+    D = np.asarray(databases)
+    if D.ndim != 2 or D.shape[0] == 0:
+        raise ValueError(f"databases must be a non-empty 2-D array (one database per row), got "
+                         f"shape {D.shape}.")
+    ws = probabilities
+    if isinstance(ws, np.ndarray) and ws.ndim == 1 or (
+            isinstance(ws, (list, tuple)) and ws and isinstance(ws[0], numbers.Real)):
+        ws = [ws]
+    out = []
+    for w in ws:
+        w = as_real(w, "probabilities")
+        if w.shape != (D.shape[0],):
+            raise ValueError(f"probabilities must have one value per database ({D.shape[0]}), "
+                             f"got shape {w.shape}.")
+        if not np.isfinite(w).all() or (w < 0).any() or w.sum() <= 0:
+            raise ValueError("probabilities must be non-negative, finite and not all 0.")
+        out.append(w / w.sum())
+    if not out:
+        raise ValueError("probabilities must hold at least one distribution.")
+    return D, out
+
+
+def _columns(D, nodes, name):
+    nodes = [int(v) for v in np.atleast_1d(np.asarray(nodes, dtype=np.int64))] \
+        if np.size(nodes) else []
+    for v in nodes:
+        if not 0 <= v < D.shape[1]:
+            raise ValueError(f"{name}: node {v} is not a column of databases (0..."
+                             f"{D.shape[1] - 1}).")
+    return nodes
+
+
+def quilt_max_influence(databases, probabilities, node, quilt):
+    """The max-influence ``e(X_Q | X_i)`` of a set of nodes on one node, by enumeration.
+
+    ``max over theta, over values a, b of X_i with positive probability, over x_Q of
+    log P(X_Q = x_Q | X_i = a, theta) / P(X_Q = x_Q | X_i = b, theta)`` (Definition 4.1):
+    ``inf`` when some x_Q is possible under one value and not the other, 0 for the empty set.
+
+    Parameters
+    ----------
+    databases : array-like of shape (m, n)
+        Every possible database (the values of the n nodes), one per row.
+    probabilities : array-like of shape (m,), or a sequence of them
+        Their probabilities under each theta of the class (up to a constant factor).
+    node : int
+        Column of X_i.
+    quilt : sequence of int
+        Columns of X_Q.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    Three nodes in a chain, X_0 -> X_1 -> X_2 (binary, stay with probability 0.9, X_0
+    uniform): the influence of X_2 on X_0 is that of two steps.
+
+    >>> import numpy as np
+    >>> from itertools import product
+    >>> from tdadp.pufferfish import quilt_max_influence
+    >>> D = np.array(list(product([0, 1], repeat=3)))
+    >>> P = np.array([[0.9, 0.1], [0.1, 0.9]])
+    >>> w = 0.5 * P[D[:, 0], D[:, 1]] * P[D[:, 1], D[:, 2]]
+    >>> round(quilt_max_influence(D, w, 0, [2]), 4)      # log(0.82 / 0.18)
+    1.5163
+    """
+    D, ws = _joint(databases, probabilities)
+    (i,) = _columns(D, [node], "node")
+    Q = _columns(D, quilt, "quilt")
+    if i in Q:
+        raise ValueError("the quilt must not contain the node itself.")
+    if not Q:
+        return 0.0
+    _, keys = np.unique(D[:, Q], axis=0, return_inverse=True)
+    keys = keys.ravel()
+    n_keys = int(keys.max()) + 1
+    best = 0.0
+    for w in ws:
+        values = [v for v in np.unique(D[:, i]) if w[D[:, i] == v].sum() > 0]
+        cond = []
+        for v in values:
+            sel = D[:, i] == v
+            mass = np.bincount(keys[sel], weights=w[sel], minlength=n_keys)
+            cond.append(mass / mass.sum())
+        for a, pa in enumerate(cond):
+            for b, pb in enumerate(cond):
+                if a == b:
+                    continue
+                pos = pa > 0
+                if np.any(pos & (pb == 0)):
+                    return math.inf
+                if pos.any():
+                    best = max(best, float(np.max(np.log(pa[pos]) - np.log(pb[pos]))))
+    return best
+
+
+def is_markov_quilt(databases, probabilities, node, quilt, nearby, atol=1e-12):
+    """Whether ``quilt`` is a Markov quilt of ``node`` with these nearby nodes, by enumeration.
+
+    Checks Definition 4.2 on the joint distribution(s): ``node`` is in ``nearby``, the three
+    sets are disjoint, and the remote nodes (all the others) are independent of X_i given X_Q
+    under every theta.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from itertools import product
+    >>> from tdadp.pufferfish import is_markov_quilt
+    >>> D = np.array(list(product([0, 1], repeat=3)))
+    >>> P = np.array([[0.9, 0.1], [0.1, 0.9]])
+    >>> w = 0.5 * P[D[:, 0], D[:, 1]] * P[D[:, 1], D[:, 2]]
+    >>> is_markov_quilt(D, w, 0, [1], [0]), is_markov_quilt(D, w, 1, [2], [1])
+    (True, False)
+    """
+    D, ws = _joint(databases, probabilities)
+    (i,) = _columns(D, [node], "node")
+    Q = _columns(D, quilt, "quilt")
+    N = _columns(D, nearby, "nearby")
+    if i not in N or set(Q) & set(N):
+        return False
+    R = [c for c in range(D.shape[1]) if c not in Q and c not in N]
+    if not R:
+        return True
+    for w in ws:
+        _, kq = np.unique(D[:, Q], axis=0, return_inverse=True) if Q else (None, np.zeros(
+            D.shape[0], dtype=np.int64))
+        _, kr = np.unique(D[:, R], axis=0, return_inverse=True)
+        _, ki = np.unique(D[:, i], return_inverse=True)
+        kq, kr, ki = kq.ravel(), kr.ravel(), ki.ravel()
+        shape = (kq.max() + 1, ki.max() + 1, kr.max() + 1)
+        J = np.zeros(shape)
+        np.add.at(J, (kq, ki, kr), w)
+        Pq = J.sum(axis=(1, 2))
+        for g in np.flatnonzero(Pq > 0):
+            cond = J[g] / Pq[g]
+            if not np.allclose(cond, np.outer(cond.sum(1), cond.sum(0)), atol=atol, rtol=0):
+                return False
+    return True
+
+
+def _candidates(X):
+    """[(label, [(influence, nearby, quilt label), ...]), ...] from the fit input."""
+    if X is None:
+        raise ValueError("MarkovQuiltMechanism is fitted on the candidate quilts: fit(X) needs "
+                         "X, for each node a sequence of (max-influence, card(X_N)) pairs.")
+    items = list(X.items()) if isinstance(X, dict) else list(enumerate(X))
+    if not items:
+        raise ValueError("X must hold at least one node's candidate quilts.")
+    out = []
+    for label, quilts in items:
+        cands = []
+        for j, q in enumerate(quilts):
+            if not isinstance(q, (tuple, list)) or len(q) not in (2, 3):
+                raise ValueError(f"node {label!r}: each candidate quilt must be (max-influence, "
+                                 "card(X_N)) or (max-influence, card(X_N), label).")
+            e, n = q[0], q[1]
+            if not isinstance(e, numbers.Real) or math.isnan(e) or e < 0:
+                raise ValueError(f"node {label!r}: a max-influence must be a number >= 0 "
+                                 f"(inf allowed), got {e!r}.")
+            if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 1:
+                raise ValueError(f"node {label!r}: card(X_N) must be an int >= 1 (X_N "
+                                 f"contains the node), got {n!r}.")
+            cands.append((float(e), int(n), q[2] if len(q) == 3 else j))
+        if not cands:
+            raise ValueError(f"node {label!r} has no candidate quilt (give at least the "
+                             "empty quilt: influence 0, every node nearby).")
+        out.append((label, cands))
+    return out
+
+
+def _quilt_search(cands, eps):
+    """(sigma_max, node label, quilt label, per-node sigma)."""
+    worst = (-1.0, None, None)
+    sigmas = {}
+    for label, quilts in cands:
+        best = (math.inf, None)
+        for e, n, q in quilts:
+            s = math.inf if e >= eps else (0.0 if eps == math.inf else n / (eps - e))
+            if s < best[0]:
+                best = (s, q)
+        sigmas[label] = best[0]
+        if best[0] > worst[0]:
+            worst = (best[0], label, best[1])
+    return worst[0], worst[1], worst[2], sigmas
+
+
+class MarkovQuiltMechanism(ValueRelease):
+    """Algorithm 2 of Song, Wang, Chaudhuri: Laplace noise of scale L times the largest score.
+
+    ``fit`` takes, for every node X_i of the Bayesian network, its candidate Markov quilts as
+    ``(e(X_Q | X_i), card(X_N))`` pairs; each node's score is the smallest
+    ``card(X_N) / (epsilon - e)`` (inf when ``e >= epsilon``), and ``transform`` adds Laplace
+    noise of scale ``lipschitz * max score`` to the query value. eps-Pufferfish private for the
+    secrets "X_i = a" and the class the influences were computed for (Theorem 4.3), provided
+    each candidate is a Markov quilt (:func:`is_markov_quilt`) and the query is
+    ``lipschitz``-Lipschitz in L1 per changed node. Include the empty quilt (influence 0, all
+    n nodes nearby) so that every node has a finite score.
+
+    Parameters
+    ----------
+    epsilon : float in (0, inf], default=1.0
+    lipschitz : float > 0, default=1.0
+        L: ``||F(x) - F(x')||_1 <= L * (number of nodes where x and x' differ)``.
+    random_state : None, int, numpy.random.Generator, SeedSequence or "secure"
+        Laplace noise on a grid of ``2^-30`` scales by an exact integer sampler, as
+        :class:`WassersteinMechanism`; "secure" draws from the operating system's CSPRNG.
+
+    Attributes
+    ----------
+    score_ : float
+        sigma_max, the largest score over the nodes.
+    node_ : object
+        The node attaining it (its key in ``X``, or its position).
+    quilt_ : object
+        Its best quilt (the candidate's label, or its position).
+    node_scores_ : dict
+        Each node's score.
+    noise_scale_ : float
+        ``lipschitz * score_`` (rounded up by a relative ``2^-30`` at most).
+    noise_calibration_ : NoiseCalibration
+    guarantee_ : PrivacyGuarantee
+        ``definition="Pufferfish privacy"``, ``unit="secret pair"``.
+
+    See Also
+    --------
+    quilt_max_influence, is_markov_quilt, MQMExact
+
+    References
+    ----------
+    Song, Wang, Chaudhuri, "Pufferfish privacy mechanisms for correlated data", SIGMOD
+    (2017), Section 4.2.
+
+    Examples
+    --------
+    The chain X_0 -> X_1 -> X_2 (stay with probability 0.9): X_0's quilts {X_1} and the empty
+    one, X_1's {X_0, X_2} and the empty one, X_2's {X_1} and the empty one.
+
+    >>> import numpy as np
+    >>> from itertools import product
+    >>> from tdadp.pufferfish import MarkovQuiltMechanism, quilt_max_influence
+    >>> D = np.array(list(product([0, 1], repeat=3)))
+    >>> P = np.array([[0.9, 0.1], [0.1, 0.9]])
+    >>> w = 0.5 * P[D[:, 0], D[:, 1]] * P[D[:, 1], D[:, 2]]
+    >>> e = lambda i, Q: quilt_max_influence(D, w, i, Q)
+    >>> quilts = {0: [(e(0, [1]), 1, "{X1}"), (0.0, 3, "{}")],
+    ...           1: [(e(1, [0, 2]), 1, "{X0, X2}"), (0.0, 3, "{}")],
+    ...           2: [(e(2, [1]), 1, "{X1}"), (0.0, 3, "{}")]}
+    >>> mech = MarkovQuiltMechanism(epsilon=5.0, random_state=0).fit(quilts)
+    >>> round(mech.score_, 4), mech.node_, mech.quilt_
+    (0.6, 1, '{}')
+    """
+
+    _parameter_constraints = {
+        **ValueRelease._parameter_constraints,
+        "epsilon": ["positive_epsilon"],
+        "lipschitz": [Interval("real", 0, math.inf, "neither")],
+    }
+    _fitted_on = "the candidate quilts"
+    _fit_input = "quilts"
+
+    def __init__(self, epsilon=1.0, lipschitz=1.0, random_state=None):
+        self.epsilon = epsilon
+        self.lipschitz = lipschitz
+        self.random_state = random_state
+
+    def fit(self, X, y=None):
+        """Score every node's candidate quilts and calibrate the noise.
+
+        Parameters
+        ----------
+        X : dict or sequence
+            For each node (key, or position), a sequence of ``(max-influence, card(X_N))``
+            or ``(max-influence, card(X_N), label)`` candidates. The model, not private data.
+        y : ignored
+
+        Returns
+        -------
+        self
+        """
+        return super().fit(X, y)
+
+    def _calibrate(self, X):
+        eps = float(self.epsilon)
+        sigma, node, quilt, sigmas = _quilt_search(_candidates(X), eps)
+        if not math.isfinite(sigma):
+            raise ValueError(f"node {node!r} has no candidate quilt with max-influence below "
+                             f"epsilon = {eps:g}: add the empty quilt (influence 0, every "
+                             "node nearby).")
+        self.score_ = float(sigma)
+        self.node_ = node
+        self.quilt_ = quilt
+        self.node_scores_ = sigmas
+        # Noise of scale L sigma, calibrated as a sensitivity L sigma eps at eps (the grid of
+        # the noise follows the sensitivity, which stays near L card(X_N) at any eps).
+        sens = float(self.lipschitz) * self.score_ * eps if math.isfinite(eps) else 0.0
+        self.noise_calibration_ = calibrate_noise(sens, eps, "laplace", integer=False)
+        self.noise_scale_ = self.noise_calibration_.scale
+        return PrivacyGuarantee(
+            mechanism="MarkovQuiltMechanism", epsilon=eps, unit="secret pair",
+            sensitivity=sens, noise_scale=self.noise_scale_, definition="Pufferfish privacy")
+
+
+def markov_quilt_mechanism(value, quilts, epsilon, lipschitz=1.0, random_state=None):
+    """Release ``value`` with the Markov Quilt Mechanism (see :class:`MarkovQuiltMechanism`).
+
+    Examples
+    --------
+    >>> from tdadp.pufferfish import markov_quilt_mechanism
+    >>> markov_quilt_mechanism(3.0, [[(0.0, 1)]], float("inf"))
+    3.0
+    """
+    return MarkovQuiltMechanism(epsilon=epsilon, lipschitz=lipschitz,
+                                random_state=random_state).fit(quilts).transform(value)
+
+
+# --------------------------------------------------------------------------------------------
+# Markov chains: the relative-frequency histogram
+
+
+def _sequences(X, n_states, length=None):
+    """(list of int arrays, single) from one sequence of states or a batch of them."""
+    try:
+        arr = np.asarray(X)
+    except (TypeError, ValueError):
+        arr = None
+    if arr is None or arr.dtype == object:
+        raise ValueError("X must be a sequence of states (ints in 0..k-1) or a batch of "
+                         "equal-length sequences.")
+    if arr.ndim == 1:
+        seqs, single = [arr], True
+    elif arr.ndim == 2:
+        seqs, single = list(arr), False
+    else:
+        raise ValueError(f"X must be one sequence of states (1-D) or a batch (2-D), got shape "
+                         f"{arr.shape}.")
+    if arr.size == 0:
+        raise ValueError("X must hold at least one state.")
+    if arr.dtype == bool or not (np.issubdtype(arr.dtype, np.integer)
+                                 or np.issubdtype(arr.dtype, np.floating)):
+        raise ValueError(f"the states must be integers 0..{n_states - 1}, got dtype "
+                         f"{arr.dtype}.")
+    if np.issubdtype(arr.dtype, np.floating) and not (
+            np.isfinite(arr).all() and np.array_equal(arr, np.rint(arr))):
+        raise ValueError("the states must be integers (no NaN, no fractions).")
+    if (arr < 0).any() or (arr >= n_states).any():
+        raise ValueError(f"the states must lie in 0..{n_states - 1} (the chain has {n_states} "
+                         "states).")
+    if length is not None and arr.shape[-1] != length:
+        raise ValueError(f"each sequence must have the fitted length T = {length}, got "
+                         f"{arr.shape[-1]}.")
+    return [np.asarray(s, dtype=np.int64) for s in seqs], single
+
+
+CHAIN_METHODS = ("MQMExact", "MQMApprox", "GroupDP", "GK16")
+
+
+class _ChainHistogram(ReleaseMechanism):
+    """Base of the releases of a Markov chain's relative-frequency histogram.
+
+    The data are one chain X_1..X_T of states 0..k-1 (or a batch of such chains, each released
+    independently); the release is ``counts / T`` plus Laplace noise on each of the k bins.
+    Changing one record moves 1/T from one bin to another, so the histogram is
+    ``2 / T``-Lipschitz; the noise is drawn on the counts (exact integers, scale ``2 sigma``)
+    and divided by T.
+    """
+
+    _method = ""
+    _parameter_constraints = {
+        **ReleaseMechanism._parameter_constraints,
+        "epsilon": ["positive_epsilon"],
+        "thetas": "no_validation",
+        "length": [None, Interval("int", 1, None, "left")],
+    }
+
+    def _scale(self, thetas, T, lipschitz):
+        raise NotImplementedError
+
+    def _n_states(self):
+        kind, chains = parse_thetas(self.thetas)
+        return 2 if kind == "family" else chains[0].P.shape[0]
+
+    def _calibrate(self, X):
+        k = self._n_states()
+        T = self.length
+        if X is not None:
+            seqs, _ = _sequences(X, k, T)
+            T = int(seqs[0].size)
+        if T is None:
+            raise ValueError(f"{type(self).__name__} needs the chain's length: set length=T or "
+                             "fit on the sequence(s) to release (only their length is read).")
+        result = self._scale(self.thetas, int(T), 2.0 / T)
+        if not result.applicable:
+            raise ValueError(f"{type(self).__name__}: {result.reason}.")
+        eps = float(self.epsilon)
+        # Noise of scale 2 sigma on the counts, calibrated as a sensitivity 2 sigma eps (at most
+        # 2 T) at eps: the counts stay on the noise's grid (exact integers).
+        sens = 2.0 * result.score * eps if math.isfinite(eps) else 0.0
+        if sens >= _MAX_COUNT_SENSITIVITY:
+            raise ValueError(f"the chain is too long (T = {T}) for exact integer noise.")
+        self.length_ = int(T)
+        self.n_states_ = k
+        self.score_ = float(result.score)
+        self.scale_result_ = result
+        self.noise_calibration_ = calibrate_noise(sens, eps, "laplace", integer=True)
+        self.noise_scale_ = self.noise_calibration_.scale / self.length_
+        return self._guarantee(eps)
+
+    def _guarantee(self, eps):
+        return PrivacyGuarantee(
+            mechanism=f"{type(self).__name__} (relative-frequency histogram of a Markov chain, "
+                      f"T = {self.length_})",
+            epsilon=eps, unit="secret pair",
+            sensitivity=self.noise_scale_ * eps if self.noise_scale_ > 0 else 0.0,
+            noise_scale=self.noise_scale_, definition="Pufferfish privacy")
+
+    def _split(self, X):
+        return _sequences(X, self.n_states_, self.length_)
+
+    def _release(self, seq, rng):
+        counts = np.bincount(seq, minlength=self.n_states_).astype(np.int64)
+        return np.asarray(add_noise(counts, self.noise_calibration_, rng),
+                          dtype=float) / self.length_
+
+    def _join(self, outputs, single):
+        return outputs[0] if single else np.vstack(outputs)
+
+    def fit(self, X=None, y=None):
+        """Compute the noise scale for the class ``thetas`` and state the guarantee.
+
+        Parameters
+        ----------
+        X : array-like of shape (T,) or (n, T), optional
+            The chain(s) to release: only their length is read (T, a public fact in the
+            Pufferfish framework), and nothing is kept. Without X, ``length`` must be set.
+        y : ignored
+
+        Returns
+        -------
+        self
+        """
+        return super().fit(X, y)
+
+    def transform(self, X):
+        """Release the relative-frequency histogram of each chain, plus the fitted noise.
+
+        Parameters
+        ----------
+        X : array-like of shape (T,) or (n, T)
+            States 0..k-1.
+
+        Returns
+        -------
+        ndarray of shape (k,) or (n, k)
+            Noisy relative frequencies (not clipped: post-processing is the caller's).
+        """
+        return super().transform(X)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.positive_only = True
+        tags.transformer_tags.preserves_dtype = ["float64"]
+        return tags
+
+
+_THETAS_DOC = """thetas : (initial, transition) pair, sequence of them, or BinaryIntervalFamily
+        The class Theta (public knowledge about how the data are generated). An initial
+        distribution is a pmf, "stationary" or "any"."""
+
+
+class MQMExact(_ChainHistogram):
+    """Release a Markov chain's histogram with MQMExact (Algorithm 3 of Song et al. 2017).
+
+    The noise scale is :func:`mqm_exact_scale`'s, for the relative-frequency histogram
+    (L = 2 / T): eps-Pufferfish privacy for the secrets "X_i = a" against "X_i = b" of every
+    node, under every theta of ``thetas``.
+
+    Parameters
+    ----------
+    thetas : (initial, transition) pair, sequence of them, or BinaryIntervalFamily
+        The class Theta (public knowledge of how the data are generated). An initial
+        distribution is a pmf, "stationary" or "any".
+    epsilon : float in (0, inf], default=1.0
+    length : int or None, default=None
+        T; None: read from the sequence(s) given to ``fit``.
+    max_quilt : int or None, default=None
+        The quilt-length parameter l.
+    random_state : None, int, numpy.random.Generator, SeedSequence or "secure"
+        Exact discrete Laplace noise on the counts (see :mod:`tdadp.dp._noise`);
+        "secure" draws from the operating system's CSPRNG.
+
+    Attributes
+    ----------
+    length_ : int
+    n_states_ : int
+    score_ : float
+        sigma_max (in nodes).
+    scale_result_ : ChainNoiseScale
+        The scale's details: per theta, the worst node and its best quilt.
+    noise_scale_ : float
+        Laplace scale on each relative frequency, ``2 score_ / T`` (rounded up by a relative
+        ``2^-30`` at most).
+    noise_calibration_ : NoiseCalibration
+        The noise on the counts.
+    guarantee_ : PrivacyGuarantee
+
+    References
+    ----------
+    Song, Wang, Chaudhuri, "Pufferfish privacy mechanisms for correlated data", SIGMOD
+    (2017).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tdadp.pufferfish import MQMExact
+    >>> thetas = [([1.0, 0.0], [[0.9, 0.1], [0.4, 0.6]]),
+    ...           ([0.9, 0.1], [[0.8, 0.2], [0.3, 0.7]])]
+    >>> mech = MQMExact(thetas, epsilon=1.0, length=100, random_state=0).fit()
+    >>> round(mech.score_, 4), round(mech.noise_scale_, 4)
+    (13.0219, 0.2604)
+    >>> mech.transform(np.zeros(100, dtype=int)).shape
+    (2,)
+    """
+
+    _parameter_constraints = {
+        **_ChainHistogram._parameter_constraints,
+        "max_quilt": [None, Interval("int", 0, None, "left")],
+    }
+
+    def __init__(self, thetas, epsilon=1.0, length=None, max_quilt=None, random_state=None):
+        self.thetas = thetas
+        self.epsilon = epsilon
+        self.length = length
+        self.max_quilt = max_quilt
+        self.random_state = random_state
+
+    def _scale(self, thetas, T, lipschitz):
+        return mqm_exact_scale(thetas, T, self.epsilon, lipschitz, self.max_quilt)
+
+
+class MQMApprox(MQMExact):
+    """Release a Markov chain's histogram with MQMApprox (Algorithm 4 of Song et al. 2017).
+
+    As :class:`MQMExact`, with the max-influence bounded from the class's pi_min and eigengap
+    (:func:`mqm_approx_scale`): faster, never less noise than MQMExact (it bounds the same
+    influences from above); every transition matrix must be irreducible.
+
+    Parameters
+    ----------
+    thetas, epsilon, length, max_quilt, random_state
+        As :class:`MQMExact`.
+
+    Attributes
+    ----------
+    length_, n_states_, score_, scale_result_, noise_scale_, noise_calibration_, guarantee_
+        As :class:`MQMExact`.
+
+    Examples
+    --------
+    >>> from tdadp.pufferfish import BinaryIntervalFamily, MQMApprox
+    >>> mech = MQMApprox(BinaryIntervalFamily(0.2), epsilon=1.0, length=100).fit()
+    >>> round(mech.score_, 3)
+    29.632
+    """
+
+    def _scale(self, thetas, T, lipschitz):
+        return mqm_approx_scale(thetas, T, self.epsilon, lipschitz, self.max_quilt)
+
+
+class GroupDPHistogram(_ChainHistogram):
+    """The GroupDP baseline: Laplace noise of scale 2 / epsilon on each relative frequency.
+
+    Differential privacy with the whole chain as the unit (two chains differing anywhere), so
+    Pufferfish privacy for any class; ``thetas`` only gives the number of states.
+
+    Parameters
+    ----------
+    thetas, epsilon, length, random_state
+        As :class:`MQMExact`.
+
+    Attributes
+    ----------
+    length_, n_states_, score_, scale_result_, noise_scale_, noise_calibration_, guarantee_
+        As :class:`MQMExact`; ``guarantee_`` is differential privacy for whole sequences.
+
+    Examples
+    --------
+    >>> from tdadp.pufferfish import GroupDPHistogram
+    >>> mech = GroupDPHistogram(("stationary", [[0.9, 0.1], [0.4, 0.6]]), 1.0, 100).fit()
+    >>> round(mech.noise_scale_, 6)
+    2.0
+    """
+
+    def __init__(self, thetas, epsilon=1.0, length=None, random_state=None):
+        self.thetas = thetas
+        self.epsilon = epsilon
+        self.length = length
+        self.random_state = random_state
+
+    def _scale(self, thetas, T, lipschitz):
+        return group_dp_scale(T, self.epsilon, lipschitz)
+
+    def _guarantee(self, eps):
+        return PrivacyGuarantee(
+            mechanism=f"GroupDPHistogram (relative-frequency histogram, T = {self.length_})",
+            epsilon=eps, unit=f"sequence (all {self.length_} records)",
+            sensitivity=2.0, noise_scale=self.noise_scale_)
+
+
+class GK16Histogram(GroupDPHistogram):
+    """The GK16 baseline: DP at ``eps_DP`` from Ghosh and Kleinberg's influence matrix.
+
+    See :func:`gk16_scale`. ``fit`` raises a ValueError saying so when the influence matrix of
+    some theta has spectral norm >= 1 (strongly correlated chains): GK16 does not apply there.
+
+    Parameters
+    ----------
+    thetas, epsilon, length, random_state
+        As :class:`MQMExact`.
+
+    Attributes
+    ----------
+    length_, n_states_, score_, scale_result_, noise_scale_, noise_calibration_, guarantee_
+        As :class:`MQMExact`.
+
+    Examples
+    --------
+    >>> from tdadp.pufferfish import GK16Histogram
+    >>> GK16Histogram(("stationary", [[0.9, 0.1], [0.1, 0.9]]), 1.0, 100).fit()
+    ... # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: GK16Histogram: GK16 does not apply: ... spectral norm 3.712 >= 1 ...
+    """
+
+    def _scale(self, thetas, T, lipschitz):
+        return gk16_scale(thetas, T, self.epsilon, lipschitz)
+
+    def _guarantee(self, eps):
+        return _ChainHistogram._guarantee(self, eps)
+
+
+_CHAIN_CLASSES = {"MQMExact": MQMExact, "MQMApprox": MQMApprox, "GroupDP": GroupDPHistogram,
+                  "GK16": GK16Histogram}
+
+
+def chain_histogram_release(X, thetas, epsilon, method="MQMExact", max_quilt=None,
+                            random_state=None):
+    """Release the relative-frequency histogram of Markov chain(s) ``X`` (function twin).
+
+    ``method`` is one of :data:`CHAIN_METHODS`; see :class:`MQMExact` and the others.
+
+    Examples
+    --------
+    >>> from tdadp.pufferfish import chain_histogram_release
+    >>> chain_histogram_release([0, 0, 1, 1], ("stationary", [[0.9, 0.1], [0.4, 0.6]]),
+    ...                         float("inf")).tolist()
+    [0.5, 0.5]
+    """
+    if not Options(*CHAIN_METHODS)(method):
+        raise ValueError(f"method must be one of {', '.join(CHAIN_METHODS)}, got {method!r}.")
+    cls = _CHAIN_CLASSES[method]
+    kw = {"max_quilt": max_quilt} if method in ("MQMExact", "MQMApprox") else {}
+    return cls(thetas, epsilon, random_state=random_state, **kw).fit(X).transform(X)
+
+
+def _same_thetas(a, b):
+    ka, ca = parse_thetas(a)
+    kb, cb = parse_thetas(b)
+    if ka != kb:
+        return False
+    if ka == "family":
+        return ca == cb
+    if len(ca) != len(cb):
+        return False
+    for x, y in zip(ca, cb):
+        if (x.initial is None) != (y.initial is None) or not np.array_equal(x.P, y.P):
+            return False
+        if x.initial is not None and not np.array_equal(x.initial, y.initial):
+            return False
+    return True
+
+
+def compose_markov_quilt(releases):
+    """The Pufferfish privacy of several MQM releases of the same chain (Section 4.3).
+
+    Releases of functions of the same data with independent Laplace noise of scales ``b_k``
+    (Lipschitz constants ``L_k``): at each node and theta, for any Markov quilt the joint
+    density of the outputs given the quilt changes by at most
+    ``exp(card(X_N) sum_k L_k / b_k)`` when X_i changes, so the composition is
+    ``max_theta max_i min_Q [e(X_Q | X_i) + card(X_N) sum_k L_k / b_k]``-Pufferfish private
+    (the argument of Theorem 4.3 applied to the joint release). It is at most the sum of the
+    epsilons when the releases share their quilts (the paper's linear composition); it is
+    computed here with the exact influences (for the interval family, their upper bounds).
+
+    Parameters
+    ----------
+    releases : sequence of fitted MQMExact / MQMApprox
+        Releases of the same chain: same ``thetas`` and length.
+
+    Returns
+    -------
+    PrivacyGuarantee
+
+    Examples
+    --------
+    >>> from tdadp.pufferfish import MQMExact, compose_markov_quilt
+    >>> theta = ("stationary", [[0.9, 0.1], [0.4, 0.6]])
+    >>> mechs = [MQMExact(theta, 1.0, length=100).fit() for _ in range(3)]
+    >>> g = compose_markov_quilt(mechs)
+    >>> round(g.epsilon, 3), g.epsilon <= 3.0
+    (2.211, True)
+    """
+    releases = list(releases)
+    if not releases:
+        raise ValueError("compose_markov_quilt needs at least one fitted release.")
+    for r in releases:
+        if not isinstance(r, MQMExact) or not hasattr(r, "guarantee_"):
+            raise ValueError("compose_markov_quilt composes fitted MQMExact / MQMApprox "
+                             f"releases, got {type(r).__name__}.")
+    first = releases[0]
+    T = first.length_
+    for r in releases[1:]:
+        if r.length_ != T or not _same_thetas(r.thetas, first.thetas):
+            raise ValueError("the releases must share their class Theta and their length T.")
+    # sum_k L_k / b_k, in counts (L = 2 per changed record)
+    scales = [r.noise_calibration_.scale for r in releases]
+    rate = math.inf if any(s == 0 for s in scales) else sum(2.0 / s for s in scales)
+
+    def value(e, card):
+        e = np.asarray(e, dtype=float)
+        with np.errstate(invalid="ignore"):
+            v = e + np.asarray(card, dtype=float) * rate
+        return np.where(np.isneginf(e), 0.0, v)
+
+    # e + card * rate >= card * rate
+    objective = _Objective(value, lambda v: math.inf if rate == 0 else max(0.0, v) / rate)
+
+    kind, chains = parse_thetas(first.thetas)
+    L = T - 1
+    if kind == "family":
+        cells = np.linspace(chains.alpha, 1 - chains.alpha, chains.cells + 1)
+        tables = [_family_tables(cells[j], cells[j + 1], cells[m], cells[m + 1], T, L)
+                  for j in range(chains.cells) for m in range(chains.cells)]
+    else:
+        tables = [_exact_tables(c, T, L) for c in chains]
+    eps = max(max(0.0, float(_search(tab, objective)[0])) for tab in tables)
+    total = sum(r.guarantee_.epsilon for r in releases)
+    return PrivacyGuarantee(
+        mechanism=f"composition of {len(releases)} Markov Quilt releases (sum of epsilons "
+                  f"{total:g})",
+        epsilon=eps, unit="secret pair", definition="Pufferfish privacy",
+        components=tuple(r.guarantee_ for r in releases))
