@@ -12,35 +12,31 @@
   (:func:`compose_markov_quilt`) and an exact check (:func:`chain_histogram_privacy_exact`).
 """
 
-from ._exact_check import (
-    MAX_CHAIN_SEQUENCES,
-    chain_histogram_privacy_exact,
-)
-from ._markov_quilt import (
+from ._approx_scale import mqm_approx_scale
+from ._baselines import gk16_scale, group_dp_scale
+from ._chain_release import (
     CHAIN_METHODS,
     GK16Histogram,
     GroupDPHistogram,
-    MarkovQuiltMechanism,
     MQMApprox,
     MQMExact,
     chain_histogram_release,
     compose_markov_quilt,
+)
+from ._exact_check import (
+    MAX_CHAIN_SEQUENCES,
+    chain_histogram_privacy_exact,
+)
+from ._exact_scale import mqm_exact_scale, quilt_influence_tables
+from ._mixing import chain_mixing
+from ._quilt_mechanism import (
+    MarkovQuiltMechanism,
     is_markov_quilt,
     markov_quilt_mechanism,
     quilt_max_influence,
 )
-from ._quilt_chain import (
-    BinaryIntervalFamily,
-    ChainNoiseScale,
-    QuiltChoice,
-    chain_mixing,
-    gk16_scale,
-    group_dp_scale,
-    mqm_approx_scale,
-    mqm_exact_scale,
-    quilt_influence_tables,
-    stationary_distribution,
-)
+from ._scale import ChainNoiseScale, QuiltChoice
+from ._theta import BinaryIntervalFamily, stationary_distribution
 from ._wasserstein import (
     WassersteinMechanism,
     infinity_wasserstein,

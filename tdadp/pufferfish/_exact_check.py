@@ -18,7 +18,7 @@ import numpy as np
 from scipy.special import logsumexp
 
 from ..utils._params import Interval, check_param
-from ._quilt_chain import parse_thetas
+from ._theta import parse_thetas
 
 __all__ = ["MAX_CHAIN_SEQUENCES", "chain_histogram_privacy_exact"]
 

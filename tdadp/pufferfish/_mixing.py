@@ -1,0 +1,46 @@
+"""How fast a chain forgets its start: the pi_min and eigengap of MQMApprox's bound."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ._theta import check_transition, stationary_distribution
+
+__all__ = ["chain_mixing"]
+
+
+def _irreducible(P):
+    k = P.shape[0]
+    R = (P > 0) | np.eye(k, dtype=bool)
+    for _ in range(max(1, math.ceil(math.log2(max(k, 2))))):
+        R = (R.astype(np.int64) @ R.astype(np.int64)) > 0
+    return bool(R.all())
+
+
+def chain_mixing(P):
+    """(pi_min, eigengap) of an irreducible chain, as Lemma 4.8 uses them.
+
+    The gap is ``1 - s_2``, with ``s_2`` the second singular value of ``P`` on L2(pi) (of
+    ``D^(1/2) P D^(-1/2)``, ``D = diag(pi)``): for a reversible chain, ``max |lambda|`` over the
+    eigenvalues other than 1, the paper's absolute spectral gap. Then
+    ``|P^t(x, y) / pi(y) - 1| <= s_2^t / pi_min <= exp(-g t) / pi_min`` for every chain,
+    reversible or not (the paper states Lemma 4.8 for reversible chains).
+
+    Examples
+    --------
+    >>> from tdadp.pufferfish import chain_mixing
+    >>> [round(v, 6) for v in chain_mixing([[0.9, 0.1], [0.4, 0.6]])]
+    [0.2, 0.5]
+    """
+    P = check_transition(P, "chain_mixing")
+    if not _irreducible(P):
+        raise ValueError("MQMApprox needs irreducible chains (a unique stationary distribution "
+                         "with pi_min > 0); use MQMExact for this chain.")
+    pi = stationary_distribution(P)
+    d = np.sqrt(pi)
+    S = d[:, None] * P / d[None, :]
+    sv = np.linalg.svd(S, compute_uv=False)
+    s2 = float(sv[1]) if sv.size > 1 else 0.0
+    return float(pi.min()), float(max(0.0, 1.0 - s2))

@@ -1,0 +1,207 @@
+"""The Markov quilts of a chain and the search for every node's best quilt.
+
+The data are one Markov chain X_1, ..., X_T on k states; the secrets are "X_i = a" for every
+node i and state a, the pairs "X_i = a" against "X_i = b"; the class Theta of data
+distributions is a set of (initial distribution, transition matrix) pairs. A Markov quilt of
+X_i is {X_{i-a}, X_{i+b}} (or one side only, or nothing): given it, the far nodes X_R are
+independent of X_i, and the nodes between, X_N (X_i included), are "nearby". Its
+max-influence is
+
+    e(X_Q | X_i) = max_{a, b} max_{x_Q} log P(X_Q = x_Q | X_i = a) / P(X_Q = x_Q | X_i = b),
+
+over the secret pairs of positive probability. A release F(X) + Laplace(L sigma) with
+``sigma >= min_Q card(X_N) / (eps - e(X_Q | X_i))`` at every node (L: the Lipschitz constant
+of F in the number of changed records, L1 norm) is eps-Pufferfish private (Theorem 4.3).
+
+Every chain scale (and the composition of releases) is one search: the influences of the
+quilts indexed by their distances a, b (:class:`InfluenceTables`), an objective of a quilt's
+influence and card(X_N) minimized at each node (:class:`Objective`), and the largest of these
+minima over the nodes (:func:`search`, :func:`search_built`). Numbers of nodes are 1-based
+(X_1 is the first node), as in the paper.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ._scale import QuiltChoice
+
+__all__ = [
+    "InfluenceTables",
+    "Objective",
+    "score_objective",
+    "search",
+    "search_built",
+    "quilt_choice",
+]
+
+# Nodes evaluated at once by the position-free search (memory: this many x the quilt length).
+_CHUNK = 4096
+# Quilt distances searched first at each node by the node-by-node search.
+_WINDOW = 32
+
+
+def _score(e, card, eps):
+    """card / (eps - e): inf when e >= eps, 0 when e = -inf (no secret to protect)."""
+    e = np.asarray(e, dtype=float)
+    card = np.asarray(card, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        s = card / (eps - e)
+    s = np.where(e >= eps, np.inf, s)
+    return np.where(np.isneginf(e), 0.0, s)
+
+
+class InfluenceTables:
+    """Influence tables of one theta, indexed by quilt distances 1..L (index 0 unused).
+
+    ``fixed`` (position-free: stationary start, or a bound): ``E2[a, b]``, ``EF[b]``, ``EB[a]``.
+    Otherwise ``node(i)`` gives the tables of node i.
+    """
+
+    def __init__(self, T, L, E2=None, EF=None, EB=None, node=None):
+        self.T, self.L = T, L
+        self.E2, self.EF, self.EB = E2, EF, EB
+        self.node = node
+
+    @property
+    def fixed(self):
+        return self.node is None
+
+
+def _node_candidates(i, T, E2, EF, EB, objective):
+    """Objective values of every quilt of node i, with their (quilt, nearby, influence)."""
+    A, B = E2.shape[0] - 1, E2.shape[1] - 1
+    vals, info = [], []
+    a = np.arange(1, A + 1)
+    b = np.arange(1, B + 1)
+    if A and B:
+        card = a[:, None] + b[None, :] - 1
+        v = objective(E2[1:, 1:], card)
+        j = np.unravel_index(int(np.argmin(v)), v.shape)
+        vals.append(v[j])
+        info.append(((i - int(a[j[0]]), i + int(b[j[1]])), int(card[j]), float(E2[1:, 1:][j])))
+    if B:
+        card = i + b - 1
+        v = objective(EF[1:B + 1], card)
+        j = int(np.argmin(v))
+        vals.append(v[j])
+        info.append(((i + int(b[j]),), int(card[j]), float(EF[1 + j])))
+    if A:
+        card = T - i + a
+        v = objective(EB[1:A + 1], card)
+        j = int(np.argmin(v))
+        vals.append(v[j])
+        info.append(((i - int(a[j]),), int(card[j]), float(EB[1 + j])))
+    vals.append(float(objective(np.float64(0.0), T)))
+    info.append(((), T, 0.0))
+    j = int(np.argmin(vals))
+    return float(vals[j]), info[j]
+
+
+def _fixed_node_values(tab, objective):
+    """min over quilts of the objective at every node, for position-free tables."""
+    T, L = tab.T, tab.L
+    nodes = np.arange(1, T + 1)
+    best = np.full(T, float(objective(np.float64(0.0), T)))
+    if L == 0:
+        return best
+    # two-sided: prefix minima over a <= A, b <= B
+    a = np.arange(1, L + 1)
+    S2 = objective(tab.E2[1:, 1:], a[:, None] + a[None, :] - 1)
+    M2 = np.minimum.accumulate(np.minimum.accumulate(S2, axis=0), axis=1)
+    A = np.minimum(nodes - 1, L)
+    B = np.minimum(T - nodes, L)
+    both = (A > 0) & (B > 0)
+    best[both] = np.minimum(best[both], M2[A[both] - 1, B[both] - 1])
+    for start in range(0, T, _CHUNK):
+        idx = nodes[start:start + _CHUNK]
+        fw = objective(tab.EF[None, 1:], idx[:, None] + a[None, :] - 1)
+        fw = np.where(a[None, :] <= (T - idx)[:, None], fw, np.inf)
+        bw = objective(tab.EB[None, 1:], (T - idx)[:, None] + a[None, :])
+        bw = np.where(a[None, :] <= (idx - 1)[:, None], bw, np.inf)
+        best[start:start + _CHUNK] = np.minimum(best[start:start + _CHUNK],
+                                                np.minimum(fw.min(axis=1), bw.min(axis=1)))
+    return best
+
+
+def search(tab, objective):
+    """(largest over nodes of the smallest objective, QuiltChoice-like tuple)."""
+    T = tab.T
+    if tab.fixed:
+        values = _fixed_node_values(tab, objective)
+        # ties (every node far from both ends scores alike): report the one nearest the middle
+        top = values.max()
+        tied = np.flatnonzero(values >= top - 1e-12 * abs(top)) + 1
+        i = int(tied[np.argmin(np.abs(tied - (T + 1) / 2))])
+        A, B = min(i - 1, tab.L), min(T - i, tab.L)
+        val, (quilt, card, infl) = _node_candidates(
+            i, T, tab.E2[:A + 1, :B + 1], tab.EF[:B + 1], tab.EB[:A + 1], objective)
+        return val, i, quilt, card, infl
+    # Node by node, quilts within a window first: a quilt reaching beyond W has
+    # card(X_N) >= W + 1, and the objective grows with card(X_N) at least as fast as
+    # objective.card_bound says, so the window is widened only when a wider quilt could win.
+    W0 = min(tab.L, _WINDOW)
+    worst = None
+    for i in range(1, T + 1):
+        E2, EF, EB, has_pair = tab.node(i, W0)
+        if not has_pair:
+            continue
+        val, (quilt, card, infl) = _node_candidates(i, T, E2, EF, EB, objective)
+        bound = objective.card_bound(val)
+        if W0 < tab.L and bound > W0 + 1:
+            W = tab.L if not math.isfinite(bound) else min(tab.L, int(bound) + 1)
+            E2, EF, EB, _ = tab.node(i, W)
+            val, (quilt, card, infl) = _node_candidates(i, T, E2, EF, EB, objective)
+        if worst is None or val > worst[0]:
+            worst = (val, i, quilt, card, infl)
+    if worst is None:              # no node has two states of positive probability
+        return 0.0, 1, (), T, -np.inf
+    return worst
+
+
+class Objective:
+    """Objective of a quilt from its influence and card(X_N), minimized at each node;
+    ``card_bound(v)``: quilts with card(X_N) >= it cannot go below v (influences are >= 0)."""
+
+    def __init__(self, func, card_bound):
+        self.func, self.card_bound = func, card_bound
+
+    def __call__(self, e, card):
+        return self.func(e, card)
+
+
+def score_objective(eps):
+    """The objective of the noise scales: a quilt's score ``card / (eps - e)``."""
+    # card / (eps - e) >= card / eps
+    return Objective(lambda e, card: _score(e, card, eps),
+                      lambda v: 0.0 if v <= 0 else v * eps)
+
+
+def search_built(build, L, objective, fixed=True):
+    """``search`` over quilts of length <= L, the tables built by ``build(W)`` for W <= L.
+
+    Position-free tables are first built for W = min(L, 32): a quilt reaching beyond W has
+    card(X_N) >= W + 1, so when the objective's card bound at the largest node value found is
+    at most W + 1 no node can do better with a longer quilt, and the answer is exact; otherwise
+    the tables are rebuilt once, long enough for every quilt that could still win (for a chain
+    that mixes, the worst node's best quilt is short and the search is O(W^2 + T W), not
+    O(T^2)).
+    """
+    if not fixed:
+        return search(build(L), objective)
+    W = min(L, _WINDOW)
+    found = search(build(W), objective)
+    bound = objective.card_bound(found[0])
+    if W < L and bound > W + 1:
+        W = L if not math.isfinite(bound) else min(L, int(bound) + 1)
+        found = search(build(W), objective)
+    return found
+
+
+def quilt_choice(found):
+    """The :class:`QuiltChoice` of a ``search`` result."""
+    val, i, quilt, card, infl = found
+    return QuiltChoice(score=float(val), node=int(i), quilt=tuple(int(v) for v in quilt),
+                       nearby=int(card), influence=float(infl))

@@ -1,0 +1,105 @@
+"""The noise scale of a Markov-chain release: its result types and the shared checks.
+
+Every scale function (:func:`mqm_exact_scale`, :func:`mqm_approx_scale`,
+:func:`group_dp_scale`, :func:`gk16_scale`) returns a :class:`ChainNoiseScale`, the Markov
+quilt scales with a :class:`QuiltChoice` per theta. Numbers of nodes are 1-based in every
+result (X_1 is the first node), as in the paper.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..utils._params import Interval, check_param
+
+__all__ = ["QuiltChoice", "ChainNoiseScale", "check_scale_args", "quiet_log"]
+
+
+def check_scale_args(T, epsilon, lipschitz, max_quilt):
+    """(T, epsilon, lipschitz, l) checked; l is the longest quilt distance, at most T - 1."""
+    check_param(T, [Interval("int", 1, None, "left")], "T")
+    check_param(epsilon, ["positive_epsilon"], "epsilon")
+    check_param(lipschitz, [Interval("real", 0, math.inf, "neither")], "lipschitz")
+    check_param(max_quilt, [None, Interval("int", 0, None, "left")], "max_quilt")
+    T = int(T)
+    L = T - 1 if max_quilt is None else min(int(max_quilt), T - 1)
+    return T, float(epsilon), float(lipschitz), L
+
+
+def quiet_log(x):
+    """``np.log`` without the divide-by-zero warning (log 0 = -inf)."""
+    with np.errstate(divide="ignore"):
+        return np.log(x)
+
+
+@dataclass(frozen=True)
+class QuiltChoice:
+    """The node with the largest score and its best Markov quilt (one theta, or the class).
+
+    Attributes
+    ----------
+    score : float
+        ``sigma_i = card(X_N) / (eps - e(X_Q | X_i))`` of the best quilt at that node.
+    node : int
+        The node, 1-based (X_1 is the first).
+    quilt : tuple of int
+        The quilt's nodes, 1-based (``()``: the empty quilt, every node nearby).
+    nearby : int
+        ``card(X_N)``, the nearby nodes (X_i included).
+    influence : float
+        ``e(X_Q | X_i)`` (an upper bound of it for MQMApprox and the interval family).
+    """
+
+    score: float
+    node: int
+    quilt: tuple
+    nearby: int
+    influence: float
+
+
+@dataclass(frozen=True)
+class ChainNoiseScale:
+    """The Laplace noise a release of a function of a Markov chain needs.
+
+    ``float(result)`` is :attr:`scale`.
+
+    Attributes
+    ----------
+    method : str
+        "MQMExact", "MQMApprox", "GroupDP" or "GK16".
+    scale : float
+        The Laplace scale of the noise added to F(X): ``lipschitz * score`` (``inf`` when the
+        method does not apply).
+    score : float
+        sigma_max, the largest score (the noise in units of L).
+    epsilon, lipschitz : float
+    length : int
+        T, the chain's length.
+    per_theta : tuple of QuiltChoice
+        MQMExact: one entry per theta (per worst cell for the interval family); MQMApprox: one
+        entry for the class. Empty for the baselines.
+    applicable : bool
+        False when the method cannot give the guarantee (GK16 with a spectral norm >= 1).
+    reason : str
+        What the numbers rest on, or why the method does not apply.
+    lower_score : float or None
+        Interval family, MQMExact: the largest exact score over the cells' corner chains (a
+        lower bound on what the family needs; ``score`` is an upper bound).
+    """
+
+    method: str
+    scale: float
+    score: float
+    epsilon: float
+    lipschitz: float
+    length: int
+    per_theta: tuple = ()
+    applicable: bool = True
+    reason: str = ""
+    lower_score: float | None = None
+
+    def __float__(self):
+        return float(self.scale)
