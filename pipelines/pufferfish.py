@@ -15,7 +15,7 @@ depend on the data).
 - MQMApprox: the paper's closed forms pi_min = alpha, g = 2 alpha.
 - MQMExact: exact influences, the continuum covered by ``cells x cells`` cells with monotone
   bounds (an upper bound on the noise every chain of the class needs; see
-  :class:`tdadp.privacy.BinaryIntervalFamily`).
+  :class:`tdadp.pufferfish.BinaryIntervalFamily`).
 
 The paper's real data (physical activity, electricity) are not available offline: the
 ``simulated`` settings are chains of (what we take to be) the same sizes and numbers of states,

@@ -131,14 +131,14 @@ class PrivacyGuarantee:
     def power_bound(self, alpha):
         """Largest power of a level-``alpha`` test between neighbouring inputs.
 
-        See :func:`tdadp.privacy.power_bound`.
+        See :func:`tdadp.dp.power_bound`.
         """
         return power_bound(self.epsilon, alpha, self.delta)
 
     def posterior_bound(self, prior, direction="upper"):
         """Largest (or smallest) posterior an adversary can reach from ``prior``.
 
-        See :func:`tdadp.privacy.posterior_bound`.
+        See :func:`tdadp.dp.posterior_bound`.
         """
         return posterior_bound(self.epsilon, prior, direction=direction)
 

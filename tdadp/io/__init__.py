@@ -1,4 +1,5 @@
-"""Stage 2b, graphs in and out: the one input contract of every graph stage, edge lists, networkx.
+"""Graphs in and out: the one input contract of every graph stage, edge lists, networkx, and
+the packed ``.tdadp`` file format (:func:`save_packed`, :func:`load_packed`).
 
 Every stage that takes a graph goes through :func:`graph_batch`, so a dense array, a scipy
 sparse matrix of any format, a networkx graph and an edge list read by :func:`read_edgelist`
@@ -14,6 +15,7 @@ from ._edgelist import (
 from ._input import (
     coerce_graphs,
     graph_batch,
+    one_graph,
     simple_graph,
 )
 from ._networkx import (
@@ -35,6 +37,7 @@ __all__ = [
     "simple_graph",
     "coerce_graphs",
     "graph_batch",
+    "one_graph",
     "PACKED_FORMAT",
     "save_packed",
     "load_packed",

@@ -37,7 +37,7 @@ from ..utils._params import Options, check_param
 from ..utils._validation import check_adjacency, check_symmetric_matrix
 from ._networkx import from_networkx, is_networkx_graph, networkx_matrix
 
-__all__ = ["coerce_graphs", "graph_batch", "simple_graph", "GRAPH_KINDS",
+__all__ = ["coerce_graphs", "graph_batch", "one_graph", "simple_graph", "GRAPH_KINDS",
            "WEIGHTED_SYMMETRY_RTOL"]
 
 GRAPH_KINDS = ("simple", "weighted")
@@ -98,6 +98,46 @@ def graph_batch(X, validate=True, *, kind="simple"):
         items = [_keep_info(item, _check(item, kind, "A" if single else f"graph {k}"))
                  for k, item in enumerate(items)]
     return items, single
+
+
+def one_graph(X, name="A", *, kind="simple"):
+    """One graph under the input contract, for a stage that takes exactly one.
+
+    Like :func:`graph_batch` on one item (every container, the same rules, node names and
+    release kept), with messages that call the graph ``name``; a batch is refused.
+
+    Parameters
+    ----------
+    X : graph
+        A dense array, scipy sparse matrix or array, networkx graph or
+        :class:`~tdadp.graphs.PackedAdjacency`.
+    name : str, default="A"
+        What messages call the graph (``"G0"``, ``"graph"``).
+    kind : {"simple", "weighted"}, default="simple"
+        As in :func:`graph_batch`.
+
+    Returns
+    -------
+    A : ndarray, CSR matrix or PackedAdjacency
+        The checked graph.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from tdadp.io import one_graph
+    >>> one_graph(nx.path_graph(3)).toarray().tolist()
+    [[0, 1, 0], [1, 0, 1], [0, 1, 0]]
+    >>> one_graph([[[0, 1], [1, 0]]] * 2, "G0")
+    Traceback (most recent call last):
+    ...
+    ValueError: G0 must be one graph, not a batch of 2.
+    """
+    check_param(kind, [Options(*GRAPH_KINDS)], "kind")
+    items, single = split_batch(coerce_graphs(X), what="adjacency matrix",
+                                single_types=(PackedAdjacency,))
+    if not single:
+        raise ValueError(f"{name} must be one graph, not a batch of {len(items)}.")
+    return _keep_info(items[0], _check(items[0], kind, name))
 
 
 def _check(A, kind, name):

@@ -55,9 +55,10 @@ import scipy.sparse as sp
 from scipy.stats import beta
 from sklearn.base import clone
 
+from ..graphs._packed import PackedAdjacency
+from ..io._input import one_graph
 from ..utils._params import Interval, check_param
 from ..utils._random import item_streams, stage_tag
-from ..utils._validation import check_adjacency
 
 __all__ = ["AuditResult", "audit"]
 
@@ -139,6 +140,11 @@ class AuditResult:
             text += (" Consistent with the claim (an audit can refute a claim, never prove "
                      "it).")
         return text
+
+
+def _matrix(G):
+    # A packed graph is compared and released as the sparse matrix it stores.
+    return G.tocsr() if isinstance(G, PackedAdjacency) else G
 
 
 def _differing_dyad(G0, G1):
@@ -565,8 +571,8 @@ def audit(mechanism, G0, G1, n_trials=2000, statistic=None, confidence=0.95,
     n_trials, n_thresholds = int(n_trials), int(n_thresholds)
     if not all(hasattr(mechanism, a) for a in ("fit", "transform", "get_params")):
         raise ValueError("mechanism must be an estimator with get_params, fit and transform.")
-    G0 = check_adjacency(G0, "G0")
-    G1 = check_adjacency(G1, "G1")
+    G0 = _matrix(one_graph(G0, "G0"))
+    G1 = _matrix(one_graph(G1, "G1"))
     i, j = _differing_dyad(G0, G1)
     stated = _stated_guarantee(mechanism)
     claimed = None if stated is None else stated.epsilon
