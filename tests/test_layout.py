@@ -117,3 +117,58 @@ def test_every_module_imports_on_its_own_in_a_fresh_interpreter():
     proc = subprocess.run([sys.executable, "-c", _FRESH, *names], capture_output=True,
                           text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+# One folder per system: a file's name says which folder it belongs to.
+SYSTEM_WORDS = {"ergm": ("ergm",), "pufferfish": ("quilt", "markov", "wasserstein", "pufferfish")}
+
+
+@pytest.mark.parametrize("folder,words", sorted(SYSTEM_WORDS.items()))
+def test_each_system_lives_in_its_own_folder(folder, words):
+    strays = [str(p.relative_to(ROOT)) for p in ROOT.rglob("*.py")
+              if p.parent.name != folder and any(w in p.name.lower() for w in words)]
+    assert not strays, f"files of tdadp.{folder} outside its folder: {strays}"
+
+
+@pytest.mark.parametrize("init", sorted(ROOT.glob("*/__init__.py")),
+                         ids=lambda p: p.parent.name)
+def test_a_folder_exports_only_its_own_names(init):
+    # Re-exporting another folder's names is how a concept ends up with two homes.
+    for node in ast.walk(ast.parse(init.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            assert node.level == 1 and node.module and node.module.startswith("_"), (
+                f"tdadp.{init.parent.name} re-exports from {'.' * node.level}{node.module}")
+
+
+@pytest.mark.parametrize("module,path", MODULES, ids=[m for m, _ in MODULES])
+def test_no_private_name_crosses_a_file(module, path):
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and (node.level or
+                                                 (node.module or "").startswith("tdadp")):
+            private = [a.name for a in node.names if a.name.startswith("_")]
+            assert not private, f"{module} imports private names {private} from {node.module}"
+
+
+def test_modules_stay_small():
+    big = {str(p.relative_to(ROOT)): n for p in ROOT.rglob("*.py")
+           if (n := len(p.read_text().splitlines())) > 850}
+    assert not big, f"modules over ~800 lines (split them by concept): {big}"
+
+
+def test_every_public_name_is_at_the_root_and_in_its_own_folder():
+    import importlib
+
+    for name in tdadp.__all__:
+        obj = getattr(tdadp, name)
+        home = getattr(obj, "__module__", "") or ""
+        if not home.startswith("tdadp."):
+            continue
+        folder = importlib.import_module(".".join(home.split(".")[:2]))
+        assert getattr(folder, name, None) is obj, f"tdadp.{name} is not in {folder.__name__}"
+
+
+def test_privacy_holds_only_the_checks():
+    import tdadp.privacy
+
+    assert not hasattr(tdadp.privacy, "EdgeFlip")
+    assert not hasattr(tdadp.privacy, "PrivacyGuarantee")

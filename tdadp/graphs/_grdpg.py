@@ -32,7 +32,7 @@ _TOL = 1e-12
 _SPARSITY = [Interval("real", 0, 1, "right")]
 
 
-def _latent(X, signature):
+def latent_matrix(X, signature):
     """One latent position matrix as ``(float64 array, (p, q))``, or a clear error.
 
     The signature is read from ``X`` itself (a LatentPositions, or a DataFrame's attrs) before
@@ -76,7 +76,7 @@ def probability_matrix(X, signature=None, sparsity=1.0):
         If a probability falls outside [0, 1] (see :func:`sample_grdpg`).
     """
     sparsity = float(check_param(sparsity, _SPARSITY, "sparsity"))
-    Xf, (p, q) = _latent(X, signature)
+    Xf, (p, q) = latent_matrix(X, signature)
     J = np.r_[np.ones(p), -np.ones(q)]
     P = sparsity * (Xf * J) @ Xf.T
     np.fill_diagonal(P, 0.0)
@@ -274,7 +274,7 @@ def _output(sparse, output):
 
 
 def _sample_one(X, signature, sparsity, rng, output):
-    Xf, (p, q) = _latent(X, signature)
+    Xf, (p, q) = latent_matrix(X, signature)
     J = np.r_[np.ones(p), -np.ones(q)]
     Xf = np.ascontiguousarray(Xf)
     n = Xf.shape[0]
@@ -437,7 +437,7 @@ class GRDPG(ContainerOutputMixin, ParamsMixin, TransformerMixin, BaseEstimator):
         """
         self._validate_params()
         items, _ = _latent_batch(X)
-        widths = {_latent(item, self.signature)[0].shape[1] for item in items}
+        widths = {latent_matrix(item, self.signature)[0].shape[1] for item in items}
         if len(widths) == 1:
             self.n_features_in_ = widths.pop()
         elif hasattr(self, "n_features_in_"):

@@ -18,7 +18,7 @@ import numpy as np
 from ..embed._eigen import top_eigenpairs
 from ..embed._packed_ops import packed_rows_matmat
 from ..graphs._dyads import row_blocks
-from ..graphs._grdpg import _latent, sample_packed_block
+from ..graphs._grdpg import latent_matrix, sample_packed_block
 from ..graphs._packed import PackedAdjacency, packed_layout
 from ..latent._positions import LatentPositions
 from ..release._flip import EdgeFlip, flip_block
@@ -122,7 +122,7 @@ def distributed_private_grdpg(client, X, epsilon, *, graph_random_state, flip_ra
     -------
     DistributedPackedGraph
     """
-    Xf, (p, q) = _latent(X, signature)
+    Xf, (p, q) = latent_matrix(X, signature)
     Xf = np.ascontiguousarray(Xf)
     J = np.r_[np.ones(p), -np.ones(q)]
     n = Xf.shape[0]

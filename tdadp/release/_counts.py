@@ -50,7 +50,7 @@ def _degree_histogram(A):
     return np.bincount(degrees(A), minlength=A.shape[0])
 
 
-class _StatisticRelease(GraphRelease):
+class StatisticRelease(GraphRelease):
     """A statistic of each graph plus noise calibrated to its sensitivity.
 
     ``fit`` fixes the calibration: the statistic released (``query_``, a function of one
@@ -131,7 +131,7 @@ _COMMON_PARAMS = """epsilon : float in (0, inf], default=1.0
         Graphs of a batch released in parallel (threads); results do not depend on it."""
 
 
-class LaplaceEdgeCount(_StatisticRelease):
+class LaplaceEdgeCount(StatisticRelease):
     __doc__ = f"""Edge count plus Laplace noise of scale 1/epsilon: an eps-edge-DP release.
 
     One dyad changes the edge count by at most 1, so ``|E| + Laplace(1/eps)`` is eps-edge
@@ -182,7 +182,7 @@ class LaplaceEdgeCount(_StatisticRelease):
         return 1.0
 
 
-class DegreeSequence(_StatisticRelease):
+class DegreeSequence(StatisticRelease):
     """Degree sequence (or degree histogram) plus Laplace noise: eps-edge DP.
 
     The degree sequence has L1 sensitivity 2 under edge DP (toggling a dyad changes two
@@ -233,7 +233,7 @@ class DegreeSequence(_StatisticRelease):
     """
 
     _parameter_constraints = {
-        **_StatisticRelease._parameter_constraints,
+        **StatisticRelease._parameter_constraints,
         "histogram": ["boolean"],
     }
 

@@ -48,7 +48,7 @@ from ..graphs._dyads import symmetric_csr
 from ..graphs._packed import PackedAdjacency
 from ..utils._params import Options
 from ..utils._validation import check_adjacency, check_positive_int
-from ._counts import _StatisticRelease, degrees
+from ._counts import StatisticRelease, degrees
 
 __all__ = [
     "PROJECTED_STATISTICS",
@@ -192,7 +192,7 @@ def restricted_sensitivity(statistic, max_degree, star_size=2):
     return D - 1
 
 
-class ProjectedCount(_StatisticRelease):
+class ProjectedCount(StatisticRelease):
     """A count of the degree-projected graph plus noise calibrated to restricted sensitivity.
 
     The graph is projected with :func:`project_max_degree` and the count of edges, s-stars
@@ -251,7 +251,7 @@ class ProjectedCount(_StatisticRelease):
     """
 
     _parameter_constraints = {
-        **_StatisticRelease._parameter_constraints,
+        **StatisticRelease._parameter_constraints,
         "statistic": [Options(*PROJECTED_STATISTICS)],
         "max_degree": ["positive_int"],
         "star_size": ["positive_int"],

@@ -173,7 +173,7 @@ def _finite_matching(P, Q, value):
     return np.array(out, dtype=np.int64).reshape(-1, 2)
 
 
-def _bottleneck_pair(X, Y, e, matching):
+def bottleneck_pair(X, Y, e, matching):
     # Computed on the diagrams scaled by an exact power of two (see normalizing_exponent).
     k = normalizing_exponent(X, Y)
     P1, P2 = Parts(np.ldexp(X, -k)), Parts(np.ldexp(Y, -k))
@@ -258,7 +258,7 @@ def bottleneck_distance(D1, D2, homology_dimension=None, matching=False, e=None)
     check_param(matching, ["boolean"], "matching")
     check_param(e, ADDITIVE_ERROR, "e")
     dims, pairs, per_dim = resolve_pair(D1, D2, homology_dimension)
-    results = [_bottleneck_pair(X, Y, e, matching) for X, Y in pairs]
+    results = [bottleneck_pair(X, Y, e, matching) for X, Y in pairs]
     if not matching:
         return float(max(results, default=0.0))
     value = float(max((r[0] for r in results), default=0.0))

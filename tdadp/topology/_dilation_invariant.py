@@ -64,7 +64,7 @@ import math
 import numpy as np
 
 from ..utils._params import Interval, Options, check_param
-from ._bottleneck import ADDITIVE_ERROR, _bottleneck_pair, covers_all, resolve_pair
+from ._bottleneck import ADDITIVE_ERROR, bottleneck_pair, covers_all, resolve_pair
 from ._certified import CertifiedResult
 from ._parts import Parts, normalizing_exponent
 
@@ -140,7 +140,7 @@ class _Problem:
 
     def value(self, c):
         self.n_evaluations += 1
-        return max((_bottleneck_pair(X, _scaled(Y, c), self.e, False) for X, Y in self.pairs),
+        return max((bottleneck_pair(X, _scaled(Y, c), self.e, False) for X, Y in self.pairs),
                    default=0.0)
 
     def bracket_top(self, U):

@@ -144,26 +144,6 @@ def _resolve_complex(complex, n_features):
     return "alpha" if n_features <= _AUTO_ALPHA_MAX_DIM else "rips"
 
 
-def _alpha(X, dims, cap, alpha_scale, coeff):
-    # gudhi's Delaunay complex and simplex tree: measured 8.1-8.2 KB a point in 3-D (uniform
-    # clouds of 20,000 and 80,000 points); 10 KB a point leaves a margin.
-    check_memory(_ALPHA_BYTES_PER_POINT * X.shape[0], f"an alpha complex on {X.shape[0]} "
-                 f"points in R^{X.shape[1]}", " Subsample the cloud (or use fewer points).",
-                 fraction=1.0)
-    factor = 2.0 if alpha_scale == "diameter" else 1.0
-    with np.errstate(over="ignore"):  # a cap whose square overflows caps nothing
-        max_sq = float(np.square(np.float64(cap / factor)))
-    st = gudhi.AlphaComplex(points=X).create_simplex_tree(max_alpha_square=max_sq)
-    # H_k needs simplices up to dimension k + 1; gudhi only reports dimensions present.
-    st.compute_persistence(homology_coeff_field=coeff, persistence_dim_max=True)
-    out = {}
-    for k in dims:
-        iv = np.asarray(st.persistence_intervals_in_dimension(k), dtype=float).reshape(-1, 2)
-        # Squared radii; rounding can leave -0.0 or tiny negatives on exact zeros.
-        out[k] = factor * np.sqrt(np.maximum(iv, 0.0))
-    return out
-
-
 def _edge_fraction(X, cap):
     """An upper estimate of the fraction of pairs of ``X`` at most ``cap`` apart."""
     n = X.shape[0]

@@ -75,7 +75,7 @@ from scipy.spatial import cKDTree
 from ..utils._params import Interval, Options, check_param
 from ._bottleneck import (
     ADDITIVE_ERROR,
-    _bottleneck_pair,
+    bottleneck_pair,
     covers_all,
     finite_bottleneck,
     resolve_pair,
@@ -181,7 +181,7 @@ class _Problem:
         s = float(s)
         if s not in self._cache:
             self.n_evaluations += 1
-            self._cache[s] = max([_bottleneck_pair(X + s, Y, self.e, False)
+            self._cache[s] = max([bottleneck_pair(X + s, Y, self.e, False)
                                   for X, Y in self.pairs], default=0.0)
         return self._cache[s]
 
