@@ -404,7 +404,7 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
     rule below guessed a second cluster). With ``metric="auto"`` both geometries are
     tested and the one with more significant modes kept (the euclidean one on ties). The
     bootstrap applies to the ``"logDTM"`` density and costs ``n_bootstrap`` merge trees (two
-    sets with ``metric="auto"``): about 3 s on 4,000 points.
+    sets with ``metric="auto"``).
 
     With ``significance=None`` or another density, the largest-gap rule: let
     ``s_1 >= ... >= s_m`` be the finite prominences, ``s_{m+1} = 0``, and ``s_0`` stand for the
@@ -445,10 +445,8 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
     union-find over the edges of a spanning forest of the basins only: about O(n k log n).
     Re-cutting is a connected-components pass over the modes, O(n). The automatic count
     adds ``n_bootstrap`` weighted densities and merge trees per metric tried (two with
-    ``metric="auto"``), run on ``n_jobs`` threads. Measured on 2 cores (4 clusters and 5%
-    noise in R^3, ``n_jobs=2``): 3 s on 10^4 points, 30 s on 10^5, 500 s and 5.0 GB on
-    10^6 (4 significant clusters, adjusted Rand index 1.0); given ``n_clusters``, 1.2 s,
-    2.9 s and 11 s.
+    ``metric="auto"``), run on ``n_jobs`` threads (measured times: README and
+    ``benchmarks/``).
 
     The merge tree is built once with tau = infinity and cut afterwards; for any tau its cut
     gives the clusters of the thresholded algorithm of [1]_ (one cluster per mode of

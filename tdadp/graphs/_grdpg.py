@@ -336,9 +336,8 @@ def sample_grdpg(X, signature=None, sparsity=1.0, random_state=None, sparse=Fals
     (:func:`tdadp.utils.block_streams`), so any block can be sampled alone, anywhere, with
     the same result (``tdadp.graphs._grdpg.sample_packed_block``, which the Dask recipe runs
     on its workers); a compiled kernel compares the block's uniforms with the probabilities
-    computed on the fly (numpy's uniforms, about 2 ns each, are half the cost). Measured on
-    2 cores (a circle gRDPG): n = 20,000 in 0.7 s, n = 100,000 in 15 s at 0.9 GiB peak
-    (the 625 MB graph and the blocks in flight).
+    computed on the fly (numpy's uniforms are half the cost). Peak memory is the packed graph
+    plus the blocks in flight; measured times are in the README and ``benchmarks/``.
 
     References
     ----------

@@ -468,7 +468,7 @@ class PackedAdjacency:
 
         Row ``i``'s stored bits are its neighbours ``j > i``; its neighbours ``j < i`` are
         the bits of column ``i`` in earlier rows. A compiled kernel counts both (on every
-        thread, with its own column counts): about 2 s at n = 100,000 on 2 cores.
+        thread, with its own column counts).
 
         Returns
         -------
