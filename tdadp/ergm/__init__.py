@@ -24,26 +24,21 @@ from ._exact import (
     ergm_log_partition,
 )
 from ._inference import (
-    ERGMPosterior,
     bayes_ergm,
     default_aux_steps,
     exchange_algorithm,
     population_exchange,
 )
+from ._posterior import ERGMPosterior
 from ._private import (
     ERGM_MECHANISMS,
     PrivateERGM,
 )
 from ._release import (
-    ERGM_LEVELS,
     ERGM_METHODS,
-    THESIS_TABLE,
     ERGMRelease,
     ERGMStatisticsRelease,
-    ergm_restricted_sensitivity,
     ergm_statistics_release,
-    truncate_max_degree,
-    truncation_smooth_sensitivity,
 )
 from ._sampler import (
     ERGM,
@@ -51,6 +46,13 @@ from ._sampler import (
     Observation,
     default_steps,
     sample_ergm,
+)
+from ._sensitivity import (
+    ERGM_LEVELS,
+    THESIS_TABLE,
+    ergm_restricted_sensitivity,
+    truncate_max_degree,
+    truncation_smooth_sensitivity,
 )
 from ._terms import (
     ALTERNATING_TERMS,

@@ -1,6 +1,6 @@
 """Convergence diagnostics of MCMC draws: effective sample size, R-hat, acceptance, traces.
 
-The exchange algorithm and its private version (:func:`tdadp.privacy.bayes_ergm`) return
+The exchange algorithm and its private version (:func:`tdadp.ergm.bayes_ergm`) return
 autocorrelated draws; how many independent draws they are worth decides every Monte Carlo
 error bar. :func:`effective_sample_size` is Geyer's (1992) initial monotone sequence estimator,
 in the multi-chain form of Stan (Vehtari, Gelman, Simpson, Carpenter and Buerkner 2021,

@@ -18,7 +18,7 @@ from ._terms import ERGMTerms, mix_index, parse_terms
 __all__ = ["MAX_ENUMERATION_NODES", "enumerate_graphs", "ergm_log_partition",
            "ergm_exact_mean"]
 
-#: Enumeration is offered up to 7 nodes (2,097,152 graphs, about 10 s and 1 GB).
+#: Enumeration is offered up to 7 nodes (2,097,152 graphs, about 1 GB).
 MAX_ENUMERATION_NODES = 7
 
 

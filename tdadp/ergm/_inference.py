@@ -17,8 +17,8 @@ Private inference (Goldberg 2018, Algorithm 2): when only a release ``y`` of the
 public (noisy statistics ``s(x) + noise``, or an edgeFlip release of its adjacency matrix), the
 graph ``x`` becomes a latent variable and the sampler's state is ``(theta, x)``. Each iteration
 (a) moves ``x`` by ``latent_steps`` MH steps targeting
-``p(x | theta, y) ∝ exp(theta . s(x)) P(y | x)`` (an :class:`~tdadp.graphs.ERGMChain` carrying
-the release's :class:`~tdadp.graphs.Observation`), then (b) moves ``theta`` by an exchange step
+``p(x | theta, y) ∝ exp(theta . s(x)) P(y | x)`` (an :class:`~tdadp.ergm.ERGMChain` carrying
+the release's :class:`~tdadp.ergm.Observation`), then (b) moves ``theta`` by an exchange step
 given the current ``x``. The same code serves Laplace releases of restricted-sensitivity or
 local-sensitivity statistics, smooth-Cauchy releases of the degree-truncated graph (node-level
 privacy, with the model restricted to maximum degree k) and edgeFlip releases (the
@@ -59,24 +59,23 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
 
 import numpy as np
-import scipy.sparse as sp
-from scipy.special import expit
 
-from ..io._input import graph_batch
 from ..utils._batch import map_items
-from ..utils._params import Interval, Options, check_param
+from ..utils._params import Interval, Options, Rule, validate_params
 from ..utils._random import item_streams, stage_tag
-from ._diagnostics import effective_sample_size, split_rhat
-from ._sampler import ERGMChain, Observation, default_steps
+from ._mcmc import run_exchange, run_population
+from ._moves import PSEUDO_KAPPA, ChainConfig, ChainState, pseudo_posterior
+from ._posterior import ERGMPosterior
+from ._sampler import ERGMChain, Observation, as_network, default_steps
 from ._terms import ERGMTerms
 
-__all__ = ["ERGMPosterior", "bayes_ergm", "exchange_algorithm", "population_exchange",
-           "default_aux_steps", "METHODS"]
+__all__ = ["bayes_ergm", "exchange_algorithm", "population_exchange", "default_aux_steps",
+           "METHODS", "THETA_PROPOSALS"]
 
 METHODS = ("exchange", "population")
+THETA_PROPOSALS = ("auto", "walk", "pseudo")
 
 _TAG = stage_tag("bayes_ergm")
 
@@ -84,19 +83,6 @@ _TAG = stage_tag("bayes_ergm")
 DEFAULT_PRIOR_VARIANCE = 100.0
 #: Default covariance of the jitter of population proposals (Bergm's V.proposal = 0.0025).
 DEFAULT_JITTER_VARIANCE = 0.0025
-
-# Robbins-Monro gain (t + 10)^-0.6 of the burn-in scale adaptation (the offset damps the first
-# steps), and the acceptance rates it aims at (Roberts and Rosenthal 2001).
-_ADAPT_POWER = 0.6
-_ADAPT_OFFSET = 10.0
-_TARGET_ACCEPT = 0.234
-_TARGET_ACCEPT_1D = 0.44
-# The pseudo-posterior's sd understates the posterior's by a factor 1.2 to 1.8 on thesis model
-# 1 (see _pseudo_posterior); an independence proposal must not be lighter-tailed than its
-# target, so it is widened by 1.5 (at thesis model 1, n = 100, eps = 2.5 per statistic, 2.5
-# mixed no better: smallest ESS 9 against 17 of 2,000 draws).
-_PSEUDO_KAPPA = 1.5
-THETA_PROPOSALS = ("auto", "walk", "pseudo")
 
 
 def default_aux_steps(n_nodes):
@@ -107,249 +93,97 @@ def default_aux_steps(n_nodes):
     kept draws each, Monte Carlo error of an sd 3 to 5%): against 10 steps per dyad, the
     posterior sds of (edges, altkstars, altktriangles, altktwopaths) were (11, 24, 22, 33)%
     too wide with Bergm's 1,000 steps (0.2 per dyad), (1, 8, 3, 14)% with 1 per dyad,
-    (0, 7, 4, 11)% with 2 per dyad and (0, 2, 2, 1)% with 5 per dyad. Cost: a step takes
-    about 0.2 us at n = 100, so 5 per dyad is 5 ms an iteration.
+    (0, 7, 4, 11)% with 2 per dyad and (0, 2, 2, 1)% with 5 per dyad.
     """
     n = int(n_nodes)
     return max(1000, 5 * n * (n - 1) // 2)
 
 
-@dataclass(frozen=True, eq=False)
-class ERGMPosterior:
-    """Posterior draws of an ERGM's parameters (from :func:`bayes_ergm`).
-
-    Attributes
-    ----------
-    draws : ndarray of shape (n_chains * n_iter, p)
-        The kept draws, the chains one after the other.
-    chains : ndarray of shape (n_chains, n_iter, p)
-        The kept draws of each chain.
-    acceptance : ndarray of shape (n_chains,)
-        Fraction of accepted parameter moves of each chain (kept iterations).
-    statistic_names : tuple of str
-    method : {"exchange", "population"}
-    private : bool
-        Whether the data were a private release (latent graph) rather than the graph.
-    observed : ndarray of shape (p,) or None
-        ``s(x)`` of the graph, or the released statistics (None for an edgeFlip release).
-    latent_statistics : ndarray of shape (n_chains, n_iter, p) or None
-        ``s(x)`` of the latent graph at each kept iteration (private inference).
-    latent_acceptance : ndarray of shape (n_chains,) or None
-        Fraction of accepted toggles of each latent chain (private inference).
-    joint_acceptance : ndarray of shape (n_chains,) or None
-        Fraction of accepted joint moves of ``(theta, x)`` of each chain (private inference
-        with ``joint_moves=True``).
-    proposal_cov : ndarray of shape (n_chains, p, p)
-        The random-walk covariance used for the kept draws (after the burn-in adaptation of
-        ``method="exchange"``: of (b), or of the joint move when (b) proposes from the
-        pseudo-posterior; the jitter of ``method="population"``).
-    settings : dict
-        The run's settings: n_iter, burn_in, aux_steps, latent_steps, latent_burn_in,
-        prior_mean, prior_cov, theta0, gamma (population), adapt (exchange), joint_moves,
-        theta_proposal (exchange), max_degree.
-    elapsed : float
-        Wall-clock seconds of the run.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tdadp.ergm import bayes_ergm
-    >>> A = np.zeros((5, 5), dtype=np.uint8); A[0, 1] = A[1, 0] = A[1, 2] = A[2, 1] = 1
-    >>> post = bayes_ergm(["edges"], graph=A, n_iter=200, burn_in=50, aux_steps=50,
-    ...                   random_state=0)
-    >>> post.credible_interval(0.9).shape, post.ess().shape
-    ((1, 2), (1,))
-    >>> print(post.summary().splitlines()[0])
-    term           mean       sd      2.5%     97.5%     ESS  R-hat
-    """
-
-    draws: np.ndarray
-    chains: np.ndarray
-    acceptance: np.ndarray
-    statistic_names: tuple
-    method: str
-    private: bool
-    observed: np.ndarray | None
-    latent_statistics: np.ndarray | None
-    latent_acceptance: np.ndarray | None
-    proposal_cov: np.ndarray
-    settings: dict = field(default_factory=dict)
-    elapsed: float = 0.0
-    joint_acceptance: np.ndarray | None = None
-
-    @property
-    def n_parameters(self):
-        return self.draws.shape[1]
-
-    @property
-    def mean(self):
-        """Posterior mean of each parameter, shape (p,)."""
-        return self.draws.mean(axis=0)
-
-    @property
-    def sd(self):
-        """Posterior standard deviation of each parameter, shape (p,)."""
-        return self.draws.std(axis=0, ddof=1)
-
-    @property
-    def cov(self):
-        """Posterior covariance, shape (p, p)."""
-        return np.atleast_2d(np.cov(self.draws, rowvar=False))
-
-    def credible_interval(self, level=0.95):
-        """Equal-tailed credible intervals, shape (p, 2) (lower, upper)."""
-        level = check_param(level, [Interval("real", 0, 1, "neither")], "level")
-        a = (1.0 - level) / 2.0
-        return np.quantile(self.draws, [a, 1.0 - a], axis=0).T
-
-    def ess(self):
-        """Effective sample size of each parameter (all chains), shape (p,)."""
-        return effective_sample_size(self.chains)
-
-    def rhat(self):
-        """Split R-hat of each parameter (all chains), shape (p,)."""
-        return split_rhat(self.chains)
-
-    def summary(self, level=0.95):
-        """A table of the posterior: mean, sd, credible interval, ESS, R-hat, acceptance."""
-        ci = self.credible_interval(level)
-        ess, rhat, mean, sd = self.ess(), self.rhat(), self.mean, self.sd
-        lo, hi = f"{50 * (1 - level):g}%", f"{100 - 50 * (1 - level):g}%"
-        width = max(9, *(len(s) for s in self.statistic_names))
-        head = (f"{'term':<{width}} {'mean':>9} {'sd':>8} {lo:>9} {hi:>9} {'ESS':>7} "
-                f"{'R-hat':>6}")
-        rows = [head, "-" * len(head)]
-        for k, name in enumerate(self.statistic_names):
-            rows.append(f"{name:<{width}} {mean[k]:9.4f} {sd[k]:8.4f} {ci[k, 0]:9.4f} "
-                        f"{ci[k, 1]:9.4f} {ess[k]:7.0f} {rhat[k]:6.3f}")
-        H, n = self.chains.shape[:2]
-        s = self.settings
-        rows.append("")
-        rows.append(f"{'private ' if self.private else ''}{self.method} sampler: {H} chain(s) x "
-                    f"{n} draws after {s.get('burn_in', 0)} burn-in, auxiliary runs of "
-                    f"{s.get('aux_steps')} steps; {self.elapsed:.1f} s.")
-        rows.append("parameter acceptance: " + _rates(self.acceptance))
-        if self.latent_acceptance is not None:
-            rows.append(f"latent toggle acceptance ({s.get('latent_steps')} steps an "
-                        "iteration): " + _rates(self.latent_acceptance))
-        if self.joint_acceptance is not None:
-            rows.append("joint (theta, x) acceptance: " + _rates(self.joint_acceptance))
-        return "\n".join(rows)
-
-    def __repr__(self):
-        H, n, p = self.chains.shape
-        return (f"ERGMPosterior(method={self.method!r}, private={self.private}, "
-                f"n_chains={H}, n_iter={n}, statistics={list(self.statistic_names)})")
+# ------------------------------------------------------------------------- parameter rules
+#
+# bayes_ergm declares the rule of every parameter and checks them with validate_params, as
+# the estimators check their _parameter_constraints: _CONSTRAINTS on entry, and the rules of
+# the parameters given per statistic (_PER_STATISTIC), which depend on the model's number of
+# statistics p, as soon as the model is built (_model_constraints(p)). A parameter declared in
+# neither table is a KeyError on every call. Rules across parameters (exactly one of graph
+# and observation, n_nodes only for private inference, gamma only for the population, ...)
+# are checked after them, in bayes_ergm's own words (_model and bayes_ergm).
 
 
-def _rates(values):
-    v = np.asarray(values, dtype=float)
-    return f"{v[0]:.3f}" if v.size == 1 else \
-        f"mean {v.mean():.3f} (min {v.min():.3f}, max {v.max():.3f})"
-
-
-# --------------------------------------------------------------------------- input checks
-
-
-def _check_vector(value, p, name):
+def _as_vector(value, p):
+    """``value`` as p finite float64 values (a scalar for all of them), or None."""
     v = np.asarray(value, dtype=np.float64)
     if v.ndim == 0:
         v = np.full(p, float(v))
-    v = v.ravel() if v.ndim == 1 else v
-    if v.shape != (p,):
-        raise ValueError(f"{name} must have one value per statistic ({p}), got shape "
-                         f"{np.shape(value)}.")
-    if not np.isfinite(v).all():
-        raise ValueError(f"{name} must be finite.")
+    if v.shape != (p,) or not np.isfinite(v).all():
+        return None
     return v
 
 
-def _check_cov(value, p, name):
-    """A covariance given as a positive scalar (times I), a diagonal or a (p, p) matrix."""
-    try:
-        c = np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a positive number, a vector of {p} variances or a "
-                         f"({p}, {p}) matrix, got {value!r}.") from None
+def _as_cov(value, p):
+    """A covariance given as a positive scalar (times I), a diagonal or a (p, p) matrix, as a
+    symmetric positive definite (p, p) float64 matrix; None when ``value`` is none of them."""
+    c = np.asarray(value, dtype=np.float64)
     if c.ndim == 0:
         c = np.eye(p) * float(c)
     elif c.ndim == 1 and c.shape == (p,):
         c = np.diag(c)
-    if c.shape != (p, p):
-        raise ValueError(f"{name} must be a positive number, a vector of {p} variances or a "
-                         f"({p}, {p}) matrix, got shape {np.shape(value)}.")
-    if not np.isfinite(c).all():
-        raise ValueError(f"{name} must be finite.")
+    if c.shape != (p, p) or not np.isfinite(c).all():
+        return None
     if not np.allclose(c, c.T, rtol=1e-10, atol=1e-12 * np.abs(c).max(initial=0)):
-        raise ValueError(f"{name} must be symmetric.")
+        return None
     c = (c + c.T) / 2
     try:
         np.linalg.cholesky(c)
     except np.linalg.LinAlgError:
-        raise ValueError(f"{name} must be positive definite (a variance of each parameter, "
-                         "no degenerate direction).") from None
+        return None
     return c
 
 
-def _check_int(value, name, minimum):
-    return int(check_param(value, [Interval("int", minimum, None, "left")], name))
+_OWNER = "bayes_ergm"
+
+_CONSTRAINTS = {
+    "statistics": "no_validation",  # parsed (and checked) by parse_terms
+    "graph": "no_validation",       # checked by the input contract (tdadp.io.graph_batch)
+    "observation": [None, Rule("an Observation (Observation.laplace, .cauchy, .smooth_cauchy "
+                               "or .flip)", lambda v: isinstance(v, Observation))],
+    "n_nodes": [None, Interval("int", 2, None, "left")],
+    "labels": "no_validation",      # checked by parse_terms
+    "max_degree": [None, "positive_int"],
+    "method": [Options(*METHODS)],
+    "n_iter": ["positive_int"],
+    "burn_in": ["nonnegative_int"],
+    "n_chains": [None, "positive_int"],
+    "aux_steps": [None, "positive_int"],
+    "latent_steps": [None, "positive_int"],
+    "latent_burn_in": [None, "nonnegative_int"],
+    "gamma": [None, Interval("real", 0, None, "neither")],
+    "adapt": ["boolean"],
+    "joint_moves": ["boolean"],
+    "theta_proposal": [Options(*THETA_PROPOSALS)],
+    "random_state": ["random_state"],
+    "n_jobs": ["n_jobs"],
+}
+
+#: method="population" moves each chain along the difference of two others.
+_POPULATION_CONSTRAINTS = {"n_chains": [None, Interval("int", 3, None, "left")]}
+
+#: The parameters given per statistic: their rules depend on the model (_model_constraints).
+_PER_STATISTIC = ("prior_mean", "prior_cov", "proposal_cov", "theta0")
 
 
-def _single_graph(graph):
-    items, single = graph_batch(graph)
-    if not single:
-        raise ValueError("graph must be one graph (the observed network), not a batch.")
-    A = items[0]
-    if not (sp.issparse(A) or isinstance(A, np.ndarray)):
-        A = A.toarray()  # a packed adjacency
-    return A
+def _model_constraints(p):
+    """The rules of the parameters given per statistic, for a model of p statistics."""
+    vector = Rule(f"a finite number (the same for every statistic) or {p} finite numbers "
+                  "(one per statistic)",
+                  lambda v: _as_vector(v, p) is not None)
+    cov = Rule(f"a positive number, {p} positive variances or a symmetric positive definite "
+               f"({p}, {p}) matrix", lambda v: _as_cov(v, p) is not None)
+    return {"prior_mean": [None, vector], "prior_cov": [None, cov],
+            "proposal_cov": [None, cov], "theta0": [None, vector]}
 
 
-# ------------------------------------------------------------------ pseudo-likelihood start
-
-
-def _pseudo_posterior(chain, prior_mean, prior_prec, start=None):
-    """Mode and covariance of the pseudo-posterior at the chain's graph.
-
-    The pseudo-likelihood (Strauss and Ikeda 1990) treats each dyad as a logistic regression on
-    its change statistics; times the Gaussian prior its log is strictly concave, so Newton's
-    method finds the mode even when the plain MPLE does not exist (separable tiny graphs).
-    The mode starts the chains (Bergm starts at the MPLE too); the inverse Hessian shapes the
-    first proposals and spreads the chains' starting points. It understates the posterior
-    spread of dependent models (by a factor 1.2 to 1.8 in sd on thesis model 1 at n = 100)
-    but gets the correlations roughly right, which matters more to a random walk: the burn-in
-    adaptation fixes the scale. (The inverse Fisher information at the mode, estimated by
-    simulation, got the correlations' signs wrong there and mixed three times slower.)
-    """
-    X, y = chain.dyad_design()
-    m, P = prior_mean, prior_prec
-
-    def objective(t):
-        eta = X @ t
-        d = t - m
-        return float(y @ eta - np.logaddexp(0.0, eta).sum() - 0.5 * d @ P @ d)
-
-    def hessian(t):
-        mu = expit(X @ t)
-        return (X * (mu * (1.0 - mu))[:, None]).T @ X + P
-
-    theta = m.copy() if start is None else start.copy()
-    value = objective(theta)
-    for _ in range(200):
-        grad = X.T @ (y - expit(X @ theta)) - P @ (theta - m)
-        step = np.linalg.solve(hessian(theta), grad)
-        scale = 1.0
-        while scale > 1e-10:
-            new_value = objective(theta + scale * step)
-            if new_value >= value - 1e-12 * abs(value):
-                break
-            scale /= 2.0
-        theta = theta + scale * step
-        value = new_value
-        if np.abs(scale * step).max() < 1e-9:
-            break
-    cov = np.linalg.inv(hessian(theta))
-    return theta, (cov + cov.T) / 2
+# ------------------------------------------------------------------------------ set-up
 
 
 def _density_guess(observation, terms, n):
@@ -374,254 +208,6 @@ def _density_guess(observation, terms, n):
     return theta
 
 
-# ------------------------------------------------------------------------------ samplers
-
-
-@dataclass
-class _Config:
-    private: bool
-    p: int
-    n_iter: int
-    burn_in: int
-    aux_steps: int
-    latent_steps: int
-    prior_mean: np.ndarray
-    prior_prec: np.ndarray
-    adapt: bool
-    joint: bool
-    kappa: float      # > 0: theta | x moves by the pseudo-posterior independence proposal
-
-    def log_prior(self, theta):
-        d = theta - self.prior_mean
-        return -0.5 * float(d @ self.prior_prec @ d)
-
-
-class _State:
-    """One chain: its stream, parameter, latent (or observed) graph and auxiliary chain."""
-
-    def __init__(self, cfg, rng, theta, latent, aux):
-        self.rng = rng
-        self.theta = theta
-        self.log_prior = cfg.log_prior(theta)
-        self.latent = latent
-        self.aux = aux
-        self.accepted = 0
-        self.latent_accepted = 0
-        self.joint_accepted = 0
-
-
-def _step_latent(cfg, st, keep):
-    """(a) of Algorithm 2: move the latent graph given theta and the release."""
-    if cfg.private:
-        moved = st.latent.run(st.theta, cfg.latent_steps, st.rng)
-        if keep:
-            st.latent_accepted += moved
-
-
-def _aux_draw(cfg, st, theta_new):
-    """The auxiliary graph at ``theta_new``, started at the current (latent) graph."""
-    st.aux.copy_state_from(st.latent)
-    st.aux.run(theta_new, cfg.aux_steps, st.rng)
-
-
-def _accept(st, theta_new, lp_new, log_a):
-    """The Metropolis-Hastings decision; moves theta (and its log prior) when accepted."""
-    alpha = math.exp(min(log_a, 0.0))
-    if st.rng.random() < alpha:
-        st.theta = theta_new
-        st.log_prior = lp_new
-        return True, alpha
-    return False, alpha
-
-
-def _exchange_move(cfg, st, theta_new, log_q=0.0):
-    """One exchange step to ``theta_new``; ``log_q = log q(theta) - log q(theta')`` for a
-    proposal that is not symmetric."""
-    _aux_draw(cfg, st, theta_new)
-    lp_new = cfg.log_prior(theta_new)
-    log_a = (float((theta_new - st.theta) @ (st.latent.statistics - st.aux.statistics))
-             + lp_new - st.log_prior + log_q)
-    return _accept(st, theta_new, lp_new, log_a)
-
-
-def _joint_move(cfg, st, theta_new):
-    """A joint move of ``(theta, x)``: ``x'`` is the auxiliary draw at ``theta_new``.
-
-    With ``x'`` drawn from the model at ``theta'`` the proposal's ``f(x' | theta')`` cancels
-    the target's, and so do the normalizing constants: the acceptance is the prior ratio
-    times the release's likelihood ratio ``P(y | x') / P(y | x)``. This is a pseudo-marginal
-    step on ``p(theta | y)`` (Andrieu and Roberts 2009) with a one-draw estimate of
-    ``P(y | theta)``: it mixes well exactly where the alternation of (a) and (b) crawls, when
-    the release's noise is wide against the model's spread of ``s(x)``.
-    """
-    _aux_draw(cfg, st, theta_new)
-    lp_new = cfg.log_prior(theta_new)
-    log_a = (lp_new - st.log_prior + st.latent.log_observation(st.aux)
-             - st.latent.log_observation())
-    accepted, alpha = _accept(st, theta_new, lp_new, log_a)
-    if accepted:
-        st.latent.copy_state_from(st.aux)
-    return accepted, alpha
-
-
-def _pseudo_move(cfg, st, kappa):
-    """An exchange step with an independence proposal from the latent graph's pseudo-posterior.
-
-    Given ``x`` the proposal ``N(m(x), kappa^2 C(x))`` (mode and inverse Hessian of the
-    log pseudo-posterior at ``x``) does not depend on ``theta``, so a step lands near a fresh
-    draw of ``theta | x`` wherever the chain is; the exchange ratio is multiplied by
-    ``q(theta) / q(theta')``. It fixes the slow drift of a random walk along ``theta | x``
-    when ``x`` moves: Goldberg's alternation then mixes at the rate the release's missing
-    information allows.
-    """
-    mode, cov = _pseudo_posterior(st.latent, cfg.prior_mean, cfg.prior_prec, start=st.theta)
-    chol = kappa * np.linalg.cholesky(cov)
-    z = st.rng.standard_normal(cfg.p)
-    theta_new = mode + chol @ z
-    z_old = np.linalg.solve(chol, st.theta - mode)
-    return _exchange_move(cfg, st, theta_new, log_q=0.5 * float(z @ z - z_old @ z_old))
-
-
-class _Adapter:
-    """Burn-in tuning of the random-walk proposal ``lambda * Sigma`` of one exchange chain.
-
-    The scale ``lambda`` follows a Robbins-Monro recursion towards the target acceptance (0.234,
-    0.44 for one parameter) at every burn-in iteration. The shape ``Sigma`` starts as a normal
-    approximation of the posterior and is refined at the end of windows of doubling length
-    (1, 2, 4, 8) between the first fifth and the last tenth of the burn-in: it becomes the
-    average of the pooled estimate so far and the window's sample covariance, weighted by
-    their effective sample sizes (an exchange chain mixes slowly, so one window's covariance
-    alone is noisy; the starting shape counts for ``p + 2``). The last tenth tunes the scale
-    alone, as Stan's windowed adaptation does. Nothing changes after the burn-in: the kept
-    draws come from one fixed Markov kernel.
-    """
-
-    def __init__(self, sigma, lam, burn_in, p):
-        self.p = p
-        self.sigma = sigma
-        self.weight = p + 2.0   # the effective sample size the starting shape counts for
-        self.log_lam = math.log(lam)
-        self.target = _TARGET_ACCEPT_1D if p == 1 else _TARGET_ACCEPT
-        first, last = burn_in // 5, burn_in - burn_in // 10
-        cuts = [first + ((last - first) * c) // 15 for c in (0, 1, 3, 7, 15)]
-        self.windows = [(a, b) for a, b in zip(cuts[:-1], cuts[1:]) if b > a]
-        self.gain_t = 0
-        self.window = []
-        self._factor()
-
-    def _factor(self):
-        self.chol = np.linalg.cholesky(math.exp(self.log_lam) * self.sigma)
-
-    def update(self, t, theta, alpha):
-        self.gain_t += 1
-        g = (self.gain_t + _ADAPT_OFFSET) ** -_ADAPT_POWER
-        self.log_lam = min(max(self.log_lam + g * (alpha - self.target), -20.0), 20.0)
-        for start, stop in self.windows:
-            if start <= t < stop:
-                self.window.append(theta)
-                if t + 1 == stop:
-                    self._close_window()
-        self._factor()
-
-    def _close_window(self):
-        W, p, self.window = np.array(self.window), self.p, []
-        if W.shape[0] < 2 * p + 10 or (W.std(axis=0) == 0).any():
-            return  # too short, or a parameter never moved: keep the current shape
-        ess = float(np.nanmin(effective_sample_size(W)))
-        C = np.atleast_2d(np.cov(W, rowvar=False))
-        cand = (ess * C + self.weight * self.sigma) / (ess + self.weight)
-        try:
-            np.linalg.cholesky(cand)
-        except np.linalg.LinAlgError:
-            return
-        self.sigma = (cand + cand.T) / 2
-        self.weight += ess
-        self.gain_t = 0
-
-    @property
-    def covariance(self):
-        return math.exp(self.log_lam) * self.sigma
-
-
-def _record(cfg, st, k, draws, latent):
-    draws[k] = st.theta
-    if latent is not None:
-        latent[k] = st.latent.statistics
-
-
-def _run_exchange(cfg, st, sigma, lam):
-    """A single exchange chain (Algorithm 2 when private); returns its draws."""
-    p = cfg.p
-    walk = cfg.kappa == 0
-    adapter = _Adapter(sigma, lam, cfg.burn_in, p) if walk else None
-    joint = _Adapter(sigma, lam, cfg.burn_in, p) if cfg.joint else None
-    draws = np.empty((cfg.n_iter, p))
-    latent = np.empty((cfg.n_iter, p)) if cfg.private else None
-    for t in range(cfg.burn_in + cfg.n_iter):
-        keep = t >= cfg.burn_in
-        _step_latent(cfg, st, keep)
-        if walk:
-            theta_new = st.theta + adapter.chol @ st.rng.standard_normal(p)
-            accepted, alpha = _exchange_move(cfg, st, theta_new)
-            if not keep and cfg.adapt:
-                adapter.update(t, st.theta, alpha)
-        else:
-            accepted, _ = _pseudo_move(cfg, st, cfg.kappa)
-        if joint is not None:
-            theta_new = st.theta + joint.chol @ st.rng.standard_normal(p)
-            moved, alpha = _joint_move(cfg, st, theta_new)
-            if keep:
-                st.joint_accepted += moved
-            elif cfg.adapt:
-                joint.update(t, st.theta, alpha)
-        if keep:
-            st.accepted += accepted
-            _record(cfg, st, t - cfg.burn_in, draws, latent)
-    # the covariance of (b)'s random walk, else of the joint move's, else the untuned start
-    tuned = adapter or joint
-    return draws, latent, lam * sigma if tuned is None else tuned.covariance
-
-
-def _two_others(rng, H, h):
-    """Two distinct chains other than h, uniformly."""
-    a = int(rng.integers(H - 1))
-    a += a >= h
-    b = int(rng.integers(H - 2))
-    for excluded in sorted((h, a)):
-        b += b >= excluded
-    return a, b
-
-
-def _run_population(cfg, states, gamma, jitter_chol):
-    """Caimo and Friel's population exchange: chains updated in turn, each by ADS."""
-    H, p = len(states), cfg.p
-    draws = np.empty((H, cfg.n_iter, p))
-    latent = np.empty((H, cfg.n_iter, p)) if cfg.private else None
-    for t in range(cfg.burn_in + cfg.n_iter):
-        keep = t >= cfg.burn_in
-        for h, st in enumerate(states):
-            _step_latent(cfg, st, keep)
-            a, b = _two_others(st.rng, H, h)
-            theta_new = (st.theta + gamma * (states[a].theta - states[b].theta)
-                         + jitter_chol @ st.rng.standard_normal(p))
-            accepted, _ = _exchange_move(cfg, st, theta_new)
-            if cfg.joint:
-                a, b = _two_others(st.rng, H, h)
-                theta_new = (st.theta + gamma * (states[a].theta - states[b].theta)
-                             + jitter_chol @ st.rng.standard_normal(p))
-                moved, _ = _joint_move(cfg, st, theta_new)
-                if keep:
-                    st.joint_accepted += moved
-            if keep:
-                st.accepted += accepted
-                _record(cfg, st, t - cfg.burn_in, draws[h],
-                        None if latent is None else latent[h])
-    return draws, latent
-
-
-# ---------------------------------------------------------------------------- entry points
-
-
 def _latent_start(observation, n, max_degree):
     """Where the latent chain starts: the edgeFlip release itself if it lies in the model's
     class of graphs (the most likely graph given the release alone), else the empty graph
@@ -631,6 +217,50 @@ def _latent_start(observation, n, max_degree):
         if max_degree is None or Z.sum(axis=1).max(initial=0) <= max_degree:
             return Z
     return np.zeros((n, n), dtype=np.uint8)
+
+
+def _model(statistics, graph, observation, n_nodes, labels, max_degree):
+    """The chain of the observed graph, or the latent chain of a release, before any draw.
+
+    Checks the rules across the data parameters; returns ``(chain, n, max_degree)``, the
+    maximum degree being the smooth-Cauchy release's truncation degree when not given.
+    """
+    if (graph is None) == (observation is None):
+        raise ValueError("give exactly one of graph= (the observed network) and observation= "
+                         "(a private release of it).")
+    if max_degree is not None:
+        max_degree = int(max_degree)
+    if observation is None:
+        if n_nodes is not None:
+            raise ValueError("n_nodes is for private inference; the graph gives its own.")
+        chain = ERGMChain(as_network(graph, "graph"), statistics, labels=labels,
+                          max_degree=max_degree)
+        return chain, chain.n_nodes, max_degree
+    if observation.kind == "none":
+        raise ValueError("the observation releases nothing: for a network you observed, "
+                         "pass graph=.")
+    if observation.kind == "flip":
+        n = observation.release.shape[0]
+        if n_nodes is not None and int(n_nodes) != n:
+            raise ValueError(f"n_nodes={n_nodes} but the edgeFlip release has {n} nodes.")
+    else:
+        if n_nodes is None:
+            raise ValueError("private inference from released statistics needs n_nodes "
+                             "(the number of nodes of the latent graph).")
+        n = int(n_nodes)
+    if observation.kind == "smooth_cauchy":
+        if max_degree is None:
+            max_degree = observation.max_degree
+        elif max_degree != observation.max_degree:
+            raise ValueError(f"max_degree={max_degree} but the smooth-Cauchy release "
+                             f"truncated degrees at {observation.max_degree}: the model "
+                             "is the ERGM on graphs of that maximum degree.")
+    chain = ERGMChain(_latent_start(observation, n, max_degree), statistics, labels=labels,
+                      max_degree=max_degree, observation=observation)
+    return chain, n, max_degree
+
+
+# ---------------------------------------------------------------------------- entry points
 
 
 def bayes_ergm(statistics, *, graph=None, observation=None, n_nodes=None, labels=None,
@@ -648,9 +278,11 @@ def bayes_ergm(statistics, *, graph=None, observation=None, n_nodes=None, labels
     Parameters
     ----------
     statistics : sequence of terms, or ERGMTerms
-        The model's terms (see :func:`tdadp.graphs.parse_terms`).
-    graph : adjacency matrix or networkx graph, optional
-        The observed network (non-private inference).
+        The model's terms (see :func:`tdadp.ergm.parse_terms`).
+    graph : graph, optional
+        The observed network (non-private inference): an adjacency matrix (dense or sparse),
+        a networkx graph or an edge list, under the package's input contract
+        (:func:`tdadp.io.graph_batch`).
     observation : Observation, optional
         The release the inference conditions on (private inference):
         ``Observation.laplace(y, scales)`` (restricted- or local-sensitivity Laplace releases),
@@ -695,7 +327,7 @@ def bayes_ergm(statistics, *, graph=None, observation=None, n_nodes=None, labels
     latent_burn_in : int, optional
         MH steps of each latent chain before the first iteration, at ``theta0`` if given, else
         at the edges-only model matching the released density; default
-        :func:`tdadp.graphs.default_steps` (20 per dyad).
+        :func:`tdadp.ergm.default_steps` (20 per dyad).
     prior_mean : array-like of shape (p,), default zeros
     prior_cov : float, array-like of shape (p,) or (p, p), default 100 I
         The Gaussian prior N(prior_mean, prior_cov) (Bergm's default).
@@ -754,8 +386,7 @@ def bayes_ergm(statistics, *, graph=None, observation=None, n_nodes=None, labels
     Examples
     --------
     >>> import numpy as np
-    >>> from tdadp.ergm import Observation
-    >>> from tdadp.ergm import bayes_ergm
+    >>> from tdadp.ergm import Observation, bayes_ergm
     >>> A = np.zeros((6, 6), dtype=np.uint8)
     >>> for i, j in [(0, 1), (1, 2), (0, 2), (3, 4)]:
     ...     A[i, j] = A[j, i] = 1
@@ -769,89 +400,49 @@ def bayes_ergm(statistics, *, graph=None, observation=None, n_nodes=None, labels
     >>> private.latent_statistics.shape
     (1, 300, 1)
     """
+    params = dict(locals())  # the arguments, before any other name is bound
     start_time = time.perf_counter()
-    check_param(method, [Options(*METHODS)], "method")
-    if (graph is None) == (observation is None):
-        raise ValueError("give exactly one of graph= (the observed network) and observation= "
-                         "(a private release of it).")
-    if max_degree is not None:
-        max_degree = _check_int(max_degree, "max_degree", 1)
+    validate_params(_CONSTRAINTS, {name: value for name, value in params.items()
+                                   if name not in _PER_STATISTIC}, _OWNER)
     private = observation is not None
-    if private:
-        if not isinstance(observation, Observation):
-            raise ValueError("observation must be an Observation (Observation.laplace, "
-                             ".cauchy, .smooth_cauchy or .flip), got "
-                             f"{type(observation).__name__}.")
-        if observation.kind == "none":
-            raise ValueError("the observation releases nothing: for a network you observed, "
-                             "pass graph=.")
-        if observation.kind == "flip":
-            n = observation.release.shape[0]
-            if n_nodes is not None and _check_int(n_nodes, "n_nodes", 2) != n:
-                raise ValueError(f"n_nodes={n_nodes} but the edgeFlip release has {n} nodes.")
-        else:
-            if n_nodes is None:
-                raise ValueError("private inference from released statistics needs n_nodes "
-                                 "(the number of nodes of the latent graph).")
-            n = _check_int(n_nodes, "n_nodes", 2)
-        if observation.kind == "smooth_cauchy":
-            if max_degree is None:
-                max_degree = observation.max_degree
-            elif max_degree != observation.max_degree:
-                raise ValueError(f"max_degree={max_degree} but the smooth-Cauchy release "
-                                 f"truncated degrees at {observation.max_degree}: the model "
-                                 "is the ERGM on graphs of that maximum degree.")
-        base = ERGMChain(_latent_start(observation, n, max_degree), statistics, labels=labels,
-                         max_degree=max_degree, observation=observation)
-    else:
-        if n_nodes is not None:
-            raise ValueError("n_nodes is for private inference; the graph gives its own.")
-        base = ERGMChain(_single_graph(graph), statistics, labels=labels,
-                         max_degree=max_degree)
-        n = base.n_nodes
+    base, n, max_degree = _model(statistics, graph, observation, n_nodes, labels, max_degree)
     terms: ERGMTerms = base.terms
     p = terms.n_statistics
+    validate_params(_model_constraints(p), {name: params[name] for name in _PER_STATISTIC},
+                    _OWNER)
 
-    prior_mean = np.zeros(p) if prior_mean is None else _check_vector(prior_mean, p,
-                                                                       "prior_mean")
-    prior_cov = _check_cov(DEFAULT_PRIOR_VARIANCE if prior_cov is None else prior_cov, p,
-                           "prior_cov")
+    prior_mean = np.zeros(p) if prior_mean is None else _as_vector(prior_mean, p)
+    prior_cov = _as_cov(DEFAULT_PRIOR_VARIANCE if prior_cov is None else prior_cov, p)
     prior_prec = np.linalg.inv(prior_cov)
     prior_prec = (prior_prec + prior_prec.T) / 2
     if theta0 is not None:
-        theta0 = _check_vector(theta0, p, "theta0")
+        theta0 = _as_vector(theta0, p)
     if proposal_cov is not None:
-        proposal_cov = _check_cov(proposal_cov, p, "proposal_cov")
-    n_iter = _check_int(n_iter, "n_iter", 1)
-    burn_in = _check_int(burn_in, "burn_in", 0)
-    aux_steps = default_aux_steps(n) if aux_steps is None else _check_int(aux_steps,
-                                                                           "aux_steps", 1)
-    latent_steps = aux_steps if latent_steps is None else _check_int(latent_steps,
-                                                                      "latent_steps", 1)
-    latent_burn_in = default_steps(n) if latent_burn_in is None else \
-        _check_int(latent_burn_in, "latent_burn_in", 0)
-    check_param(adapt, ["boolean"], "adapt")
-    check_param(joint_moves, ["boolean"], "joint_moves")
-    check_param(theta_proposal, [Options(*THETA_PROPOSALS)], "theta_proposal")
+        proposal_cov = _as_cov(proposal_cov, p)
+    n_iter = int(n_iter)
+    burn_in = int(burn_in)
+    aux_steps = default_aux_steps(n) if aux_steps is None else int(aux_steps)
+    latent_steps = aux_steps if latent_steps is None else int(latent_steps)
+    latent_burn_in = default_steps(n) if latent_burn_in is None else int(latent_burn_in)
     if theta_proposal == "auto":
         theta_proposal = "pseudo" if private and method == "exchange" else "walk"
     elif theta_proposal == "pseudo" and method != "exchange":
         raise ValueError("theta_proposal='pseudo' is a move of method='exchange'; the "
                          "population method proposes by adaptive direction sampling.")
-    check_param(n_jobs, ["n_jobs"], "n_jobs")
     if method == "population":
-        H = max(2 * p, 4) if n_chains is None else _check_int(n_chains, "n_chains", 3)
-        gamma = 2.38 / math.sqrt(2 * p) if gamma is None else float(check_param(
-            gamma, [Interval("real", 0, None, "neither")], "gamma"))
+        validate_params(_POPULATION_CONSTRAINTS, {"n_chains": n_chains},
+                        f"{_OWNER} with method='population'")
+        H = max(2 * p, 4) if n_chains is None else int(n_chains)
+        gamma = 2.38 / math.sqrt(2 * p) if gamma is None else float(gamma)
     else:
-        H = 1 if n_chains is None else _check_int(n_chains, "n_chains", 1)
+        H = 1 if n_chains is None else int(n_chains)
         if gamma is not None:
             raise ValueError("gamma is the direction scale of method='population'.")
     streams = item_streams(random_state, range(H), _TAG)
 
-    cfg = _Config(private, p, n_iter, burn_in, aux_steps, latent_steps, prior_mean,
-                  prior_prec, bool(adapt), bool(joint_moves) and private,
-                  _PSEUDO_KAPPA if theta_proposal == "pseudo" else 0.0)
+    cfg = ChainConfig(private, p, n_iter, burn_in, aux_steps, latent_steps, prior_mean,
+                      prior_prec, bool(adapt), bool(joint_moves) and private,
+                      PSEUDO_KAPPA if theta_proposal == "pseudo" else 0.0)
     # Latent graphs: each chain's own, burnt in from the start graph with its own stream.
     if private:
         theta_burn = _density_guess(observation, terms, n) if theta0 is None else theta0
@@ -862,24 +453,24 @@ def bayes_ergm(statistics, *, graph=None, observation=None, n_nodes=None, labels
             latents.append(chain)
     else:
         latents = [base] * H          # read only: every auxiliary draw starts from it
-    mode, approx_cov = _pseudo_posterior(latents[0], prior_mean, prior_prec)
+    mode, approx_cov = pseudo_posterior(latents[0], prior_mean, prior_prec)
     start = mode if theta0 is None else theta0
     approx_chol = np.linalg.cholesky(approx_cov)
     states = []
     for h, rng in enumerate(streams):
         theta = start.copy() if H == 1 else start + approx_chol @ rng.standard_normal(p)
-        states.append(_State(cfg, rng, theta, latents[h], latents[h].copy(observation=None)))
+        states.append(ChainState(cfg, rng, theta, latents[h], latents[h].copy(observation=None)))
 
     if method == "exchange":
         sigma, lam = (proposal_cov, 1.0) if proposal_cov is not None else \
             (approx_cov, 2.38 ** 2 / p)
-        runs = map_items(lambda st: _run_exchange(cfg, st, sigma, lam), states, None, n_jobs)
+        runs = map_items(lambda st: run_exchange(cfg, st, sigma, lam), states, None, n_jobs)
         chains = np.stack([r[0] for r in runs])
         latent_stats = np.stack([r[1] for r in runs]) if private else None
         used_cov = np.stack([r[2] for r in runs])
     else:
         jitter = DEFAULT_JITTER_VARIANCE * np.eye(p) if proposal_cov is None else proposal_cov
-        chains, latent_stats = _run_population(cfg, states, gamma, np.linalg.cholesky(jitter))
+        chains, latent_stats = run_population(cfg, states, gamma, np.linalg.cholesky(jitter))
         used_cov = np.repeat(jitter[None], H, axis=0)
 
     acceptance = np.array([st.accepted / n_iter for st in states])

@@ -2,9 +2,9 @@
 
 The estimator joins the two halves of Goldberg's system: a private release of the model's
 statistics (restricted sensitivity on the bounded-degree class H_k, edge or node level, or
-Lu & Miklau's private local sensitivity; :class:`tdadp.release.ERGMStatisticsRelease`), or an
+Lu & Miklau's private local sensitivity; :class:`tdadp.ergm.ERGMStatisticsRelease`), or an
 edgeFlip release of the whole graph (Karwa, Krivitsky & Slavković), and the exchange
-algorithm on the posterior given that release only (:func:`tdadp.privacy.bayes_ergm`: the
+algorithm on the posterior given that release only (:func:`tdadp.ergm.bayes_ergm`: the
 latent network and the parameters updated in turn). ``epsilon=None`` fits the non-private
 posterior of the graph itself.
 
@@ -25,7 +25,7 @@ from ..utils._random import item_streams, stage_tag
 from ..utils._validation import check_adjacency
 from ._inference import bayes_ergm
 from ._release import ERGMRelease, ERGMStatisticsRelease
-from ._sampler import Observation
+from ._sampler import Observation, as_network
 from ._terms import parse_terms
 
 __all__ = ["PrivateERGM", "ERGM_MECHANISMS"]
@@ -61,7 +61,7 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
     Parameters
     ----------
     statistics : sequence of terms, default=("edges",)
-        ERGM terms (:func:`tdadp.graphs.parse_terms`): "edges", "altkstars",
+        ERGM terms (:func:`tdadp.ergm.parse_terms`): "edges", "altkstars",
         "altktriangles", "altktwopaths" (with a decay, e.g. ``("altktriangles", 2.0)``),
         "nodematch", "nodefactor", "nodemix".
     epsilon : float > 0 or None, default=None
@@ -121,7 +121,7 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
 
     See Also
     --------
-    tdadp.release.ERGMStatisticsRelease, tdadp.privacy.bayes_ergm, tdadp.graphs.sample_ergm
+    tdadp.ergm.ERGMStatisticsRelease, tdadp.ergm.bayes_ergm, tdadp.ergm.sample_ergm
 
     References
     ----------
@@ -135,8 +135,7 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
     Examples
     --------
     >>> import numpy as np
-    >>> from tdadp.ergm import sample_ergm
-    >>> from tdadp.ergm import PrivateERGM
+    >>> from tdadp.ergm import PrivateERGM, sample_ergm
     >>> A = sample_ergm(["edges"], [-1.5], n_nodes=30, random_state=0)
     >>> fit = PrivateERGM(["edges"], n_iter=300, burn_in=100, random_state=1).fit(A)
     >>> bool(fit.credible_interval_[0, 0] < -1.5 < fit.credible_interval_[0, 1])
@@ -252,9 +251,11 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
 
         Parameters
         ----------
-        A : adjacency matrix of shape (n, n)
-            The private network (dense or sparse; binary, symmetric, zero diagonal). Only the
-            release is used by the inference; nothing of ``A`` is kept.
+        A : graph on n nodes
+            The private network: an adjacency matrix (dense or sparse; binary, symmetric, zero
+            diagonal), a networkx graph or an edge list, under the package's input contract
+            (:func:`tdadp.io.graph_batch`). Only the release is used by the inference; nothing
+            of ``A`` is kept.
         y : array-like of shape (n,), optional
             Node labels for labelled terms (overrides ``labels``).
 
@@ -263,7 +264,7 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
         self
         """
         self._check()
-        A = check_adjacency(A)
+        A = as_network(A)
         n = A.shape[0]
         labels = self.labels if y is None else y
         parse_terms(self.statistics, labels, n_nodes=n)  # bad terms or labels: before release
@@ -290,7 +291,7 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
         Parameters
         ----------
         release : ERGMRelease or adjacency matrix
-            An :class:`~tdadp.release.ERGMRelease` of this estimator's statistics, or, with
+            An :class:`~tdadp.ergm.ERGMRelease` of this estimator's statistics, or, with
             ``mechanism="flip"``, the edgeFlip release of the network at ``epsilon``.
         n_nodes : int, optional
             Number of nodes of the network (required for statistic releases).

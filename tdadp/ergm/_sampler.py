@@ -21,6 +21,8 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 
+from ..graphs._packed import PackedAdjacency
+from ..io._input import graph_batch, one_graph
 from ..utils._batch import join_batch, map_items
 from ..utils._memory import check_memory
 from ..utils._params import Interval, ParamsMixin
@@ -45,10 +47,24 @@ __all__ = [
     "sample_ergm",
     "ERGM",
     "default_steps",
+    "as_network",
 ]
 
 _TAG = stage_tag("ERGM")
 _BYTES_PER_DYAD = 17
+
+
+def as_network(X, name="A"):
+    """One graph under the package's input contract, as a dense array or a sparse matrix.
+
+    Every container :func:`tdadp.io.graph_batch` takes (dense arrays and nested lists, scipy
+    sparse matrices and arrays of any format, networkx graphs, edge lists read by
+    :func:`tdadp.io.read_edgelist`, packed adjacencies, unpacked here to CSR), checked by
+    the same rules (a simple graph: symmetric, binary, zero diagonal); a batch is refused
+    (messages call the graph ``name``).
+    """
+    A = one_graph(X, name)
+    return A.tocsr() if isinstance(A, PackedAdjacency) else A
 
 
 @dataclass(frozen=True)
@@ -154,10 +170,11 @@ class ERGMChain:
 
     Parameters
     ----------
-    A : adjacency matrix of shape (n, n)
-        The starting graph (dense or sparse, binary, symmetric, zero diagonal).
+    A : graph on n nodes
+        The starting graph: an adjacency matrix (dense or sparse, binary, symmetric, zero
+        diagonal), a networkx graph or an edge list (see :func:`as_network`).
     terms : ERGMTerms or sequence of terms
-        See :func:`tdadp.graphs.parse_terms`.
+        See :func:`tdadp.ergm.parse_terms`.
     labels : array-like of shape (n,), optional
         Node labels, when ``terms`` is not parsed yet and has labelled terms.
     max_degree : int, optional
@@ -174,7 +191,7 @@ class ERGMChain:
     """
 
     def __init__(self, A, terms, labels=None, max_degree=None, observation=None):
-        A = check_adjacency(A)
+        A = as_network(A)
         n = A.shape[0]
         if n < 2:
             raise ValueError("an ERGM chain needs at least 2 nodes.")
@@ -372,6 +389,20 @@ def _start_graph(start, n_nodes):
     return start
 
 
+def _is_count(x):
+    return isinstance(x, (int, np.integer))
+
+
+def _starts(X):
+    """``(items, single)`` of ERGM.transform's input: node counts as they are, graphs checked
+    by the input contract."""
+    if _is_count(X):
+        return [X], True
+    if isinstance(X, (list, tuple)) and any(_is_count(x) for x in X):
+        return [x if _is_count(x) else as_network(x, f"graph {k}") for k, x in enumerate(X)], False
+    return graph_batch(X)
+
+
 def sample_ergm(statistics, theta, n_nodes=None, *, labels=None, start=None, n_steps=None,
                 max_degree=None, random_state=None):
     """Draw one graph from an ERGM by Metropolis-Hastings (TNT proposals).
@@ -379,7 +410,7 @@ def sample_ergm(statistics, theta, n_nodes=None, *, labels=None, start=None, n_s
     Parameters
     ----------
     statistics : sequence of terms
-        See :func:`tdadp.graphs.parse_terms`.
+        See :func:`tdadp.ergm.parse_terms`.
     theta : array-like of shape (p,)
         Natural parameters, one per statistic.
     n_nodes : int, optional
@@ -423,7 +454,7 @@ class ERGM(ParamsMixin, TransformerMixin, BaseEstimator):
     Parameters
     ----------
     statistics : sequence of terms, default=("edges",)
-        See :func:`tdadp.graphs.parse_terms`.
+        See :func:`tdadp.ergm.parse_terms`.
     theta : array-like of shape (p,), default=(0.0,)
         Natural parameters.
     labels : array-like of shape (n,), optional
@@ -487,17 +518,18 @@ class ERGM(ParamsMixin, TransformerMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : int, adjacency matrix, or a sequence of them
+        X : int, graph, or a sequence of them
+            A node count (the chain starts at the empty graph) or a starting graph in any
+            container of the input contract (dense or sparse adjacency matrix, networkx graph,
+            edge list; see :func:`as_network`).
 
         Returns
         -------
         A : ndarray of uint8, or list of them
         """
         self._validate_params()
-        single = isinstance(X, (int, np.integer)) or hasattr(X, "shape") or sp.issparse(X)
-        items = [X] if single else list(X)
-        starts = [_start_graph(None, x) if isinstance(x, (int, np.integer)) else x
-                  for x in items]
+        items, single = _starts(X)
+        starts = [_start_graph(None, x) if _is_count(x) else x for x in items]
         streams = item_streams(self.random_state, range(len(starts)), _TAG)
         out = map_items(
             lambda A0, rng: sample_ergm(self.statistics, self.theta, labels=self.labels,

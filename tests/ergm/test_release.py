@@ -18,7 +18,7 @@ from tdadp.ergm import (
     truncate_max_degree,
     truncation_smooth_sensitivity,
 )
-from tdadp.ergm._release import _local_bound
+from tdadp.ergm._sensitivity import local_bound
 from tdadp.release import LaplaceEdgeCount, project_max_degree
 
 TERMS = ["edges", ("altkstars", 2.0), ("altktriangles", 2.0), ("altktwopaths", 1.5)]
@@ -162,7 +162,7 @@ def test_local_release_bounds_and_scales():
             below[i] += bound < theta[i]
             used = min(max(math.floor(bound), 0), n - 2)
             # The scale is public: computed from the released bound alone.
-            expected = float(_local_bound(names[i], TERMS[i][1], used)) / (0.75 * 1.0)
+            expected = float(local_bound(names[i], TERMS[i][1], used)) / (0.75 * 1.0)
             assert r.scales[i] == pytest.approx(expected, rel=1e-8)
         np.testing.assert_allclose(r.scales[:2], mech.noise_scale_[:2])
     # theta_hat < theta with probability at most delta each (0.1 here), close to it.

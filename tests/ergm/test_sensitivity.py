@@ -20,7 +20,7 @@ from tdadp.ergm import (
     truncate_max_degree,
     truncation_smooth_sensitivity,
 )
-from tdadp.ergm._release import _exact_statistics, _local_bound
+from tdadp.ergm._sensitivity import exact_statistics, local_bound
 from tdadp.release import project_max_degree
 
 DECAYS = (1.0, 2.0, 5.0)
@@ -61,7 +61,7 @@ class Universe:
         return bits.astype(np.int64) @ self.weights
 
     def statistics(self, decay, labels):
-        """Every statistic of every graph (float formula of the module notes)."""
+        """Every statistic of every graph (float formula of tdadp.ergm._sensitivity's notes)."""
         r = 1.0 - 1.0 / decay
         n, bits, deg, L = self.n, self.bits, self.deg, self.L
         out = {
@@ -161,7 +161,7 @@ def test_batch_statistics_match_the_package():
     for g in rng.choice(u.index.size, 60, replace=False):
         A = u.A[g].astype(np.uint8)
         expected = ergm_statistics(A, terms)
-        exact = np.array([float(v) for v in _exact_statistics(A, terms)])
+        exact = np.array([float(v) for v in exact_statistics(A, terms)])
         np.testing.assert_allclose(exact, expected, rtol=1e-12, atol=1e-12)
         ours = []
         for name, decay in zip(terms.names, terms.decays):
@@ -271,7 +271,7 @@ def test_other_thesis_values_are_valid_upper_bounds():
 
 # Largest (change of the projected statistic) / (H_k bound) over all graphs on 6 nodes,
 # k in {2, 3, 4}, decays {1, 2, 5}, labels 0, 0, 1, 1, 2, 2; 1.0 where the bound is proven
-# on all graphs (statistics of the projected degrees, see the module notes).
+# on all graphs (statistics of the projected degrees, see tdadp.ergm._release).
 PROJECTION_RATIOS = {"edges": 1.0, "altkstars": 1.0, "nodefactor": 1.0,
                      "altktriangles": 2.0, "altktwopaths": 2.0, "nodematch": 3.0,
                      "nodemix": 5.0}
@@ -319,7 +319,7 @@ def test_local_sensitivity_bounds(n):
         stats = u.statistics(decay, _labels(n))
         for name, th in theta.items():
             # g(min(theta, n - 2)): the release clips theta_hat into [0, n - 2].
-            g = np.array([float(_local_bound(name, decay, min(t, n - 2))) for t in range(n)])
+            g = np.array([float(local_bound(name, decay, min(t, n - 2))) for t in range(n)])
             ratio = 0.0
             for a, b in u.toggles():
                 change = _dist(stats[name][a], stats[name][b])
