@@ -5,7 +5,9 @@
   :func:`posterior_bound`).
 - :func:`compose`: sequential composition of guarantees.
 - Exact noise: :func:`calibrate_noise` and :func:`add_noise` (discrete Laplace on a rational
-  grid, so no floating-point shortcut leaks).
+  grid, so no floating-point shortcut leaks), on the integer samplers
+  :func:`bernoulli_exp`, :func:`geometric_exp` and :func:`discrete_laplace` (Canonne, Kamath,
+  Steinke 2020) that every guarantee rests on, edgeFlip's geometric skipping included.
 """
 
 from ._bounds import (
@@ -24,6 +26,12 @@ from ._noise import (
     add_noise,
     calibrate_noise,
 )
+from ._sampling import (
+    bernoulli_exp,
+    discrete_laplace,
+    geometric_exp,
+    rational_scale,
+)
 
 __all__ = [
     "PrivacyGuarantee",
@@ -34,4 +42,8 @@ __all__ = [
     "calibrate_noise",
     "add_noise",
     "compose",
+    "bernoulli_exp",
+    "geometric_exp",
+    "discrete_laplace",
+    "rational_scale",
 ]

@@ -1,7 +1,7 @@
 """Additive noise for the statistic releases, exact at every epsilon.
 
 Both kinds of noise are drawn by an exact discrete Laplace sampler in integer arithmetic
-(Canonne, Kamath, Steinke 2020; :mod:`tdadp.utils._sampling`), because every floating-point
+(Canonne, Kamath, Steinke 2020; :mod:`tdadp.dp._sampling`), because every floating-point
 shortcut fails a guarantee somewhere in (0, inf):
 
 * numpy's geometric draws overflow int64 when the scale is huge, so at eps = 1e-100 the
@@ -33,7 +33,7 @@ from fractions import Fraction
 import numpy as np
 
 from ..utils._params import Options, check_param
-from ..utils._sampling import VECTOR_LIMIT, discrete_laplace, log2_floor, rational_scale
+from ._sampling import VECTOR_LIMIT, discrete_laplace, log2_floor, rational_scale
 
 __all__ = ["NOISE_KINDS", "NoiseCalibration", "calibrate_noise", "add_noise"]
 

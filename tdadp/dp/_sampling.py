@@ -262,7 +262,7 @@ def discrete_laplace(rng, t, s, size):
     Examples
     --------
     >>> import numpy as np
-    >>> from tdadp.utils._sampling import discrete_laplace
+    >>> from tdadp.dp import discrete_laplace
     >>> z = discrete_laplace(np.random.default_rng(0), 1, 1, 100_000)
     >>> p0 = (1 - np.exp(-1)) / (1 + np.exp(-1))          # P(Z = 0) at scale 1
     >>> bool(abs((z == 0).mean() - p0) < 0.01)

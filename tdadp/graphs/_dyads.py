@@ -4,7 +4,7 @@ A simple undirected graph on n nodes is its upper triangle: N = n(n-1)/2 indepen
 Dense work walks the upper triangle in row blocks (bounded memory: no n x n float array is
 ever built); sparse work enumerates dyads by their linear upper-triangle index and jumps
 between successes with geometric gaps, costing time proportional to the successes only. The
-gaps are drawn exactly, in integer arithmetic (:mod:`tdadp.utils._sampling`): a float
+gaps are drawn exactly, in integer arithmetic (:mod:`tdadp.dp._sampling`): a float
 geometric sampler overflows int64 at tiny rates and truncates its tail, and either breaks a
 privacy guarantee resting on the flip rate.
 """
@@ -16,7 +16,7 @@ from fractions import Fraction
 import numpy as np
 import scipy.sparse as sp
 
-from ..utils._sampling import geometric_exp, rational_scale
+from ..dp._sampling import geometric_exp, rational_scale
 
 __all__ = [
     "row_blocks",
@@ -88,7 +88,7 @@ def gap_parameters(p):
 
     ``p`` is a float in (0, 1). The rate sampled is ``p`` rounded up by a relative ``2^-30``
     at most (up: more successes, which for a flip means more privacy, never less), so that the
-    gaps can be drawn exactly by :func:`~tdadp.utils._sampling.geometric_exp`.
+    gaps can be drawn exactly by :func:`~tdadp.dp._sampling.geometric_exp`.
     """
     lam = -np.log1p(-p)
     # log1p is accurate to within an ulp; two steps up make lam_hi an upper bound.

@@ -1,4 +1,4 @@
-"""The exact integer samplers the privacy guarantees rest on (tdadp.utils._sampling)."""
+"""The exact integer samplers the privacy guarantees rest on (tdadp.dp._sampling)."""
 
 import math
 from fractions import Fraction
@@ -8,14 +8,14 @@ import pytest
 from scipy import stats
 
 from tdadp.dp import add_noise, calibrate_noise
-from tdadp.utils import OSRandom
-from tdadp.utils._sampling import (
+from tdadp.dp._sampling import (
     _geometric_exp_py,
     bernoulli_exp,
     discrete_laplace,
     geometric_exp,
     rational_scale,
 )
+from tdadp.utils import OSRandom
 
 P_MIN = 1e-6
 
