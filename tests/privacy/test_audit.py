@@ -169,3 +169,26 @@ def test_queens_model_and_bad_input():
         queens_example(10, -1.0)
     with pytest.raises(ValueError, match="queen_edge"):
         sample_queens(5, 2)
+
+
+def test_audit_takes_graphs_through_the_input_contract(pair):
+    nx = pytest.importorskip("networkx")
+    import scipy.sparse as sp
+
+    from tdadp.graphs import PackedAdjacency
+
+    G0, G1 = pair
+    ref = audit(EdgeFlip(1.0), sp.csr_matrix(G0), sp.csr_matrix(G1), n_trials=300,
+                random_state=0)
+    # networkx graphs arrive as the CSR matrix they describe, packed graphs are released as
+    # the CSR matrix they store: the same coins, the same audit.
+    for H0, H1 in [(nx.from_numpy_array(G0), nx.from_numpy_array(G1)),
+                   (PackedAdjacency.from_dense(G0), PackedAdjacency.from_dense(G1))]:
+        r = audit(EdgeFlip(1.0), H0, H1, n_trials=300, random_state=0)
+        assert r.epsilon_lower == ref.epsilon_lower
+    with pytest.raises(ValueError, match="G0 must be one graph, not a batch of 2"):
+        audit(EdgeFlip(1.0), [G0, G0], G1, n_trials=300, random_state=0)
+    bad = G0.astype(float)
+    bad[2, 3] = bad[3, 2] = 0.5
+    with pytest.raises(ValueError, match="G0"):
+        audit(EdgeFlip(1.0), bad, G1, n_trials=300, random_state=0)
