@@ -279,3 +279,52 @@ def test_epsilon_everywhere(epsilon):
     for call in calls:
         with pytest.raises((ValueError, TypeError)):
             call()
+
+
+# --- what a refusal may say about a private graph ----------------------------------------------
+
+PRIVATE_GRAPH_ENTRY_POINTS = {
+    "EdgeFlip secure": lambda A: tdadp.EdgeFlip(1.0, random_state="secure").fit_transform(A),
+    "LaplaceFlip": lambda A: tdadp.LaplaceFlip(1.0, random_state=0).fit_transform(A),
+    "LaplaceEdgeCount": lambda A: LaplaceEdgeCount(random_state=0).fit_transform(A),
+    "ERGMStatisticsRelease": lambda A: ERGMStatisticsRelease(
+        ("edges",), max_degree=5, random_state=0).fit_transform(A),
+    "simple_graph": lambda A: tdadp.io.simple_graph(A),
+    "from_networkx": lambda A: tdadp.from_networkx(A),
+    "audit": lambda A: tdadp.audit(tdadp.EdgeFlip(1.0), A, A, n_trials=10),
+}
+
+
+@pytest.mark.parametrize("entry", sorted(PRIVATE_GRAPH_ENTRY_POINTS))
+@FUZZ
+@given(data=st.data())
+def test_refusals_never_quote_private_dyads_or_values(entry, data):
+    import networkx as nx
+
+    n = data.draw(st.integers(4, 9))
+    i, j = sorted(data.draw(st.lists(st.integers(1, n - 2), min_size=2, max_size=2,
+                                     unique=True)))
+    fault = data.draw(st.sampled_from(["weight", "self-loop", "asymmetric"]))
+    value = data.draw(st.sampled_from([2.718281, 7.389056, 0.367879, 3]))
+    A = np.zeros((n, n))
+    A[0, n - 1] = A[n - 1, 0] = 1  # an honest edge besides the fault
+    if fault == "weight":
+        A[i, j] = A[j, i] = value
+    elif fault == "self-loop":
+        A[i, i] = 1
+    else:
+        A[i, j] = 1
+    sparse = data.draw(st.booleans())
+    X = sp.csr_matrix(A) if sparse else A
+    names = [f"secret{k}x" for k in range(n)]
+    if entry == "from_networkx":
+        if fault == "asymmetric":
+            return  # an undirected networkx graph cannot be asymmetric
+        X = nx.relabel_nodes(nx.from_numpy_array(A), dict(enumerate(names)))
+    with pytest.raises((ValueError, TypeError)) as info:
+        PRIVATE_GRAPH_ENTRY_POINTS[entry](X)
+    message = str(info.value)
+    # Counts and the fix only: no dyad, node index or name, or entry value.
+    for leak in (f"({i}, {j})", f"({j}, {i})", f"({i}, {i})", f"node {i}", "secret",
+                 f"{value:g}" if fault == "weight" and value != 3 else "2.718281"):
+        assert leak not in message, f"{entry} quotes {leak!r}: {message}"

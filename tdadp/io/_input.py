@@ -11,7 +11,7 @@ diagonal), and that matrix is judged like any other. The rules:
   complex, string or NaN entries and directed networkx graphs are refused.
 - **Simple graphs** (``graph_batch(X)``, what the privacy mechanisms take): a nonzero diagonal
   entry (a self-loop) or an entry other than 0 and 1 (a weight, or parallel edges) raises a
-  ValueError naming the offending nodes (their names when the graph carries them) and the
+  ValueError giving their count (never the nodes or values: the graph may be private) and the
   call that opts in. Opting in is explicit: :func:`simple_graph` (any container),
   ``from_networkx(G, ...)`` and ``read_edgelist(..., ...)`` take ``self_loops="drop"`` (zero
   the diagonal) and ``weights="binarize"`` (every nonzero entry becomes an edge of weight 1);
@@ -182,7 +182,7 @@ def simple_graph(A, *, self_loops="error", weights="error"):
     >>> simple_graph(A)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: A has 1 self-loop (nonzero diagonal entries), at node 0; ... self_loops='drop').
+    ValueError: A has 1 self-loop (nonzero diagonal entries); ... self_loops='drop').
     >>> import warnings
     >>> with warnings.catch_warnings():
     ...     warnings.simplefilter("ignore")

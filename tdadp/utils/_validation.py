@@ -6,8 +6,8 @@ so :func:`as_real_array` refuses both before casting.
 
 :func:`check_adjacency` is the simple-graph contract of every container: a graph whose
 adjacency has a nonzero diagonal (self-loops) or entries other than 0 and 1 (weights, or the
-parallel edges of a multigraph) is refused with a ValueError naming the offending nodes, unless
-the caller opts in to dropping the self-loops (``self_loops="drop"``) or binarizing the weights
+parallel edges of a multigraph) is refused with a ValueError that counts them (never naming
+nodes or values: the graph may be private), unless the caller opts in to dropping the self-loops (``self_loops="drop"``) or binarizing the weights
 (``weights="binarize"``), which is then reported in a UserWarning with the counts.
 """
 
@@ -205,11 +205,32 @@ def check_symmetric_matrix(A, name="A", *, tol=0.0, keep_dtype=False):
         else:
             asym = np.abs(block - other) > tol * (1 + np.abs(block))
         if asym.any():
-            r, c = np.argwhere(asym)[0]
-            raise ValueError(
-                f"{name} must be symmetric; entries ({i0 + r}, {c}) and ({c}, {i0 + r}) differ."
-            )
+            raise ValueError(_asymmetry(name, _count_asymmetric(A, i0, floating, tol,
+                                                                int(asym.sum()))))
     return np.ascontiguousarray(A, dtype=None if keep_dtype else np.float64)
+
+
+def _count_asymmetric(A, i0, floating, tol, first):
+    """Pairs (i, j), i < j, with A[i, j] != A[j, i]: the first offending block's count plus the
+    blocks after it (each pair is seen twice, once from each side)."""
+    n = A.shape[0]
+    total = first
+    for j0, j1 in _row_blocks(n, n):
+        if j0 <= i0:
+            continue
+        block, other = A[j0:j1], A[:, j0:j1].T
+        if tol == 0 or not floating:
+            total += int(np.count_nonzero(block != other))
+        else:
+            total += int(np.count_nonzero(np.abs(block - other) > tol * (1 + np.abs(block))))
+    return total // 2
+
+
+def _asymmetry(name, pairs):
+    # The graph may be private: say how many dyads disagree, never which.
+    return (f"{name} must be symmetric (an undirected graph); {_plural(pairs, 'pair')} of "
+            "entries A[i, j] != A[j, i]. Symmetrize it first, e.g. with the maximum of A "
+            "and its transpose.")
 
 
 def _check_sparse(A, name, *, tol, keep_dtype):
@@ -235,32 +256,11 @@ def _check_sparse(A, name, *, tol, keep_dtype):
         diff.data[np.abs(diff.data) <= tol * scale] = 0
         diff.eliminate_zeros()
     if diff.nnz:
-        coo = diff.tocoo()
-        raise ValueError(
-            f"{name} must be symmetric; entries ({coo.row[0]}, {coo.col[0]}) and "
-            f"({coo.col[0]}, {coo.row[0]}) differ."
-        )
+        raise ValueError(_asymmetry(name, diff.nnz // 2))
     return A if keep_dtype else A.astype(np.float64)
 
 
 # --- the simple-graph contract ---------------------------------------------------------------
-
-_SHOWN = 8  # offending entries named in a message
-
-
-def _node(i, nodes):
-    return repr(nodes[i]) if nodes is not None else str(int(i))
-
-
-def _value(v):
-    v = v.item() if isinstance(v, np.generic) else v
-    return f"{v:g}" if isinstance(v, float) else repr(v)
-
-
-def _listing(items, total):
-    more = f", ... ({total - len(items)} more)" if total > len(items) else ""
-    return ", ".join(items) + more
-
 
 def _plural(k, word):
     return f"{k} {word}" + ("" if k == 1 else "s")
@@ -281,27 +281,19 @@ def _without_diagonal(A):
 
 
 def _nonbinary_entries(A):
-    """(count, first rows, first cols, first values) of upper-triangle entries not 0 or 1."""
+    """How many upper-triangle entries are neither 0 nor 1."""
     if A.dtype == bool:
-        return 0, [], [], []
+        return 0
     if sp.issparse(A):
-        upper = sp.triu(A, format="coo")
-        bad = upper.data != 1  # explicit zeros are gone
-        return (int(np.count_nonzero(bad)), upper.row[bad][:_SHOWN], upper.col[bad][:_SHOWN],
-                upper.data[bad][:_SHOWN])
+        return int(np.count_nonzero(sp.triu(A, format="coo").data != 1))  # no explicit zeros
     n = A.shape[0]
-    count, rows, cols, vals = 0, [], [], []
+    count = 0
     for i0, i1 in _row_blocks(n, n):
         block = A[i0:i1, i0:]
         bad = block > 1 if A.dtype.kind == "u" else (block != 0) & (block != 1)
         bad &= np.arange(i0, n)[None, :] >= np.arange(i0, i1)[:, None]  # upper triangle
-        hits = np.argwhere(bad)
-        count += len(hits)
-        for r, c in hits[: _SHOWN - len(rows)]:
-            rows.append(i0 + r)
-            cols.append(i0 + c)
-            vals.append(block[r, c])
-    return count, rows, cols, vals
+        count += int(np.count_nonzero(bad))
+    return count
 
 
 def _binarized(A):
@@ -317,8 +309,9 @@ def check_adjacency(A, name="A", *, self_loops="error", weights="error", nodes=N
     """The adjacency matrix of a simple undirected graph: symmetric, zero diagonal, binary.
 
     A nonzero diagonal entry is a self-loop; an entry other than 0 and 1 is a weighted edge
-    (a multigraph's parallel edges add up to one). Both are refused with a ValueError naming
-    the offending nodes, unless the caller opts in:
+    (a multigraph's parallel edges add up to one). Both are refused with a ValueError that
+    counts them, unless the caller opts in (messages never name the nodes or quote the values:
+    the graph may be private, and an error message is often logged or shown):
 
     - ``self_loops="drop"`` zeroes the diagonal, ``"keep"`` leaves it;
     - ``weights="binarize"`` makes every nonzero entry 1, ``"keep"`` leaves the weights (the
@@ -335,7 +328,7 @@ def check_adjacency(A, name="A", *, self_loops="error", weights="error", nodes=N
     self_loops : {"error", "drop", "keep"}, default="error"
     weights : {"error", "binarize", "keep"}, default="error"
     nodes : list, optional
-        Node names, used in messages instead of row numbers.
+        Node names, checked to be one per row.
     opt_in : str, default="tdadp.io.simple_graph(A, {})"
         The call that opts in, shown in the error (``{}`` is replaced by the keyword).
     stacklevel : int, default=2
@@ -352,11 +345,9 @@ def check_adjacency(A, name="A", *, self_loops="error", weights="error", nodes=N
     if nodes is not None and len(nodes) != A.shape[0]:
         raise ValueError(f"{len(nodes)} node names for {name}, a graph with {A.shape[0]} nodes.")
     changed = []  # what the opt-ins changed, reported once nothing is refused
-    loops = np.flatnonzero(A.diagonal())
-    if loops.size and self_loops != "keep":
-        where = _listing([_node(i, nodes) for i in loops[:_SHOWN]], loops.size)
-        what = (f"{_plural(loops.size, 'self-loop')} (nonzero diagonal entries), at "
-                f"{'node' if loops.size == 1 else 'nodes'} {where}")
+    n_loops = int(np.count_nonzero(A.diagonal()))
+    if n_loops and self_loops != "keep":
+        what = f"{_plural(n_loops, 'self-loop')} (nonzero diagonal entries)"
         if self_loops == "error":
             raise ValueError(
                 f"{name} has {what}; a simple graph has none. To drop them, say so: "
@@ -366,12 +357,9 @@ def check_adjacency(A, name="A", *, self_loops="error", weights="error", nodes=N
     if weights == "keep":
         A = A.astype(np.float64) if sp.issparse(A) else np.ascontiguousarray(A, np.float64)
     else:
-        count, rows, cols, vals = _nonbinary_entries(A)
+        count = _nonbinary_entries(A)
         if count:
-            shown = [f"({_node(i, nodes)}, {_node(j, nodes)}) = {_value(v)}"
-                     for i, j, v in zip(rows, cols, vals)]
-            what = f"{_plural(count, 'weighted edge')} (entries other than 0 and 1): " \
-                   f"{_listing(shown, count)}"
+            what = f"{_plural(count, 'weighted edge')} (entries other than 0 and 1)"
             if weights == "error":
                 raise ValueError(
                     f"{name} has {what}; a simple graph's edges have weight 1. To make every "

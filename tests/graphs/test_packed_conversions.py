@@ -108,8 +108,9 @@ def test_from_sparse_judges_the_input_by_the_contract():
 
 
 def test_from_edges_refuses_what_is_not_a_simple_graph():
-    with pytest.raises(ValueError, match="self-loop.*node 'c'"):
+    with pytest.raises(ValueError, match="1 self-loop") as info:
         PackedAdjacency.from_edges(3, [0, 2], [1, 2], nodes=["a", "b", "c"])
+    assert "'c'" not in str(info.value)  # counts, never a private node
     with pytest.raises(ValueError, match="outside 0 .. 2"):
         PackedAdjacency.from_edges(3, [0, 3], [1, 1])
     with pytest.raises(ValueError, match="outside 0 .. 2"):

@@ -24,11 +24,12 @@ W = np.array([[0.0, 2.5, 0.0, 0.0],
               [0.0, 0.0, 0.5, 4.0]])
 SIMPLE = np.array([[0, 1, 0, 0], [1, 0, 1, 0], [0, 1, 0, 1], [0, 0, 1, 0]], dtype=np.uint8)
 
-LOOPS_MESSAGE = ("A has 2 self-loops (nonzero diagonal entries), at nodes 1, 3; a simple graph "
-                 "has none. To drop them, say so: tdadp.io.simple_graph(A, self_loops='drop').")
-WEIGHTS_MESSAGE = ("A has 2 weighted edges (entries other than 0 and 1): (0, 1) = 2.5, "
-                   "(2, 3) = 0.5; a simple graph's edges have weight 1. To make every nonzero "
-                   "weight an edge, say so: tdadp.io.simple_graph(A, weights='binarize').")
+# Counts and the fix, never the nodes or the weights: the graph may be private.
+LOOPS_MESSAGE = ("A has 2 self-loops (nonzero diagonal entries); a simple graph has none. To "
+                 "drop them, say so: tdadp.io.simple_graph(A, self_loops='drop').")
+WEIGHTS_MESSAGE = ("A has 2 weighted edges (entries other than 0 and 1); a simple graph's edges "
+                   "have weight 1. To make every nonzero weight an edge, say so: "
+                   "tdadp.io.simple_graph(A, weights='binarize').")
 
 
 def _networkx(M):
@@ -96,7 +97,7 @@ def test_the_opt_ins_give_the_same_graph_and_say_so(container):
         A = simple_graph(X, self_loops="drop", weights="binarize")
     messages = [str(w.message) for w in record]
     assert len(messages) == 2
-    assert "dropped 2 self-loops" in messages[0] and "at nodes 1, 3" in messages[0]
+    assert "dropped 2 self-loops" in messages[0] and "node" not in messages[0]
     assert "binarized 2 weighted edges" in messages[1]
     assert A.dtype == np.uint8
     np.testing.assert_array_equal(_dense(A), SIMPLE)
@@ -138,22 +139,30 @@ def test_networkx_and_matrix_paths_agree_on_every_option():
             np.testing.assert_array_equal(a, b)
 
 
-def test_node_names_are_named_in_messages_and_kept():
+def _quotes_nothing_private(message, names):
+    # A refusal counts what is wrong; it never names a node or quotes a weight.
+    return not any(repr(x) in message for x in names) and "2.5" not in message \
+        and "0.5" not in message
+
+
+def test_messages_count_without_naming_nodes_and_names_are_kept():
     G = nx.relabel_nodes(_networkx(W), dict(enumerate("abcd")))
-    with pytest.raises(ValueError, match="at nodes 'b', 'd'"):
+    with pytest.raises(ValueError, match="2 self-loops") as info:
         graph_batch(G)
-    with pytest.raises(ValueError, match=r"\('a', 'b'\) = 2\.5, \('c', 'd'\) = 0\.5"):
+    assert _quotes_nothing_private(str(info.value), "abcd")
+    with pytest.raises(ValueError, match="2 weighted edges") as info:
         graph_batch(nx.relabel_nodes(_networkx(W - np.diag(np.diag(W))), dict(enumerate("abcd"))))
+    assert _quotes_nothing_private(str(info.value), "abcd")
     (A,), _ = graph_batch(G, kind="weighted")
     assert graph_nodes(A) == list("abcd")
     # A dense graph carrying names is judged by them too, and keeps them.
     tagged = tag_graph(W.copy(), nodes=list("wxyz"))
-    with pytest.raises(ValueError, match="at nodes 'x', 'z'"):
+    with pytest.raises(ValueError, match="2 self-loops") as info:
         graph_batch(tagged)
+    assert _quotes_nothing_private(str(info.value), "wxyz")
     with pytest.warns(UserWarning) as record:
         S = simple_graph(tagged, self_loops="drop", weights="binarize")
-    assert "at nodes 'x', 'z'" in str(record[0].message)
-    assert "('w', 'x') = 2.5" in str(record[1].message)
+    assert all(_quotes_nothing_private(str(r.message), "wxyz") for r in record)
     assert isinstance(S, GraphArray) and S.nodes == list("wxyz")
 
 

@@ -31,7 +31,7 @@ def test_csv_export_with_header_and_quoted_names(tmp_path):
 def test_csv_header_with_a_weight_column(tmp_path):
     text = "from,to,weight\n1,2,0.5\n2,3,2\n3,1,1\n"
     path = _write(tmp_path, text, "weighted.csv")
-    with pytest.raises(ValueError, match=r"2 weighted edges.*\(1, 2\) = 0\.5.*weights="):
+    with pytest.raises(ValueError, match=r"2 weighted edges .*weights="):
         read_edgelist(path)
     W, nodes = read_edgelist(path, weights="keep", sparse=False, return_nodes=True)
     assert nodes == [1, 2, 3] and W.dtype == np.float64

@@ -13,7 +13,7 @@ from tdadp.utils._validation import check_adjacency  # noqa: E402
 
 def test_round_trip_and_labels():
     G = nx.karate_club_graph()  # weighted: the number of contexts two members share
-    with pytest.raises(ValueError, match=r"weighted edges .*\(0, 1\) = 4.*weights='binarize'"):
+    with pytest.raises(ValueError, match=r"weighted edges .*weights='binarize'"):
         from_networkx(G)
     heavy = sum(w != 1 for _, _, w in G.edges(data="weight"))
     with pytest.warns(UserWarning, match=f"binarized {heavy} weighted edges"):
@@ -28,22 +28,22 @@ def test_round_trip_and_labels():
                                 G.edges(data="weight"))
 
 
-def test_multigraph_parallel_edges_add_up_self_loops_named():
+def test_multigraph_parallel_edges_add_up_self_loops_counted():
     G = nx.MultiGraph()
     G.add_edge("a", "b", weight=5.0)
     G.add_edge("b", "a", weight=2.0)
     G.add_edge("b", "c")
     G.add_edge("c", "c")
-    with pytest.raises(ValueError, match="1 self-loop .*at node 'c'.*self_loops='drop'"):
+    with pytest.raises(ValueError, match="1 self-loop .*self_loops='drop'"):
         from_networkx(G)
-    with pytest.raises(ValueError, match=r"1 weighted edge .*\('a', 'b'\) = 7"):
+    with pytest.raises(ValueError, match=r"1 weighted edge "):
         from_networkx(G, self_loops="drop")
     with pytest.warns(UserWarning) as record:
         A = from_networkx(G, sparse=False, self_loops="drop", weights="binarize")
     assert [str(w.message) for w in record] == [
-        "the networkx graph: dropped 1 self-loop (nonzero diagonal entries), at node 'c'.",
-        "the networkx graph: binarized 1 weighted edge (entries other than 0 and 1): "
-        "('a', 'b') = 7 (each is now an edge of weight 1).",
+        "the networkx graph: dropped 1 self-loop (nonzero diagonal entries).",
+        "the networkx graph: binarized 1 weighted edge (entries other than 0 and 1) (each is "
+        "now an edge of weight 1).",
     ]
     np.testing.assert_array_equal(A, [[0, 1, 0], [1, 0, 1], [0, 1, 0]])
     assert A.dtype == np.uint8
