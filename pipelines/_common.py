@@ -3,13 +3,60 @@
 from __future__ import annotations
 
 import csv
+import math
 from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
 from matplotlib.ticker import NullFormatter
 
-from tdadp.experiments import ConfigError
+from tdadp.experiments import ConfigError, Values
+from tdadp.utils import Interval, Options
+
+# --- declared config rules (checked by tdadp.experiments.check_config before any work) -----
+# Every pipeline declares RULES = {key: rule} for each key of its CONFIG. Sizes stop far
+# beyond what memory allows (checked next, with the memory each task needs), so that the
+# estimates below never overflow.
+MAX_NODES = 10**6
+MAX_REPLICATES = 100_000
+SEED = [Interval("int", 0, 2**63 - 1, "both")]
+REPLICATES = [Interval("int", 1, MAX_REPLICATES, "both")]
+
+
+def count(low, high):
+    """An int in [low, high]."""
+    return [Interval("int", low, high, "both")]
+
+
+def nodes(low):
+    """A number of nodes: an int from ``low``."""
+    return count(low, MAX_NODES)
+
+
+def sizes(low, **kw):
+    """A list of numbers of nodes."""
+    return Values(Interval("int", low, MAX_NODES, "both"), **kw)
+
+
+def real(low, high, closed="neither"):
+    return [Interval("real", low, high, closed)]
+
+
+def epsilons(zero=False, infinite=False):
+    """A list of privacy budgets: positive (or from 0), finite (or up to inf)."""
+    closed = {(False, False): "neither", (True, False): "left", (False, True): "right",
+              (True, True): "both"}[zero, infinite]
+    return Values(Interval("real", 0, math.inf, closed))
+
+
+def choices(options):
+    """A list of distinct entries of ``options``."""
+    return Values(Options(*options), max_len=len(options))
+
+
+def dense_seconds(n_nodes, fixed, per_dyad):
+    """Seconds of one task on a dense graph of ``n_nodes`` nodes: ``fixed + per_dyad n^2``."""
+    return fixed + per_dyad * float(n_nodes) ** 2
 
 
 def check_epsilons(name, values, allow_inf=True, positive=False):

@@ -16,15 +16,22 @@ from tdadp import make_private_clustering
 from tdadp.cluster import clustering_scores
 
 from ._common import (
+    REPLICATES,
+    SEED,
     band,
     check_choices,
     check_epsilons,
     check_min,
+    choices,
+    dense_seconds,
     dense_task_memory,
+    epsilons,
+    nodes,
     note_on_figure,
     plot_band,
     pyplot,
     save,
+    sizes,
 )
 
 NAME = "clustering"
@@ -62,6 +69,28 @@ def validate(config):
         raise tdadp.experiments.ConfigError(f"{NAME}: circles_nodes must be two sizes")
     check_choices(NAME, "models", config["models"], _MODELS)
     check_choices(NAME, "methods", config["methods"], _METHODS)
+
+
+RULES = {
+    "seed": SEED,
+    "replicates": REPLICATES,
+    "circles_nodes": sizes(20, min_len=2, max_len=2),
+    "sbm_nodes": nodes(30),
+    "epsilons": epsilons(),
+    "models": choices(_MODELS),
+    "methods": choices(_METHODS),
+}
+
+# Time of one task on one core (for the run's estimate, checked against --max-hours before any
+# work): fitted to the full runs' task times (figures/*/results.csv, a shared 2-core
+# machine); the longest task of a point runs up to 4 times its mean.
+
+
+def point_seconds(point, config):
+    n = sum(config["circles_nodes"]) if point["model"] == "two_circles" \
+        else config["sbm_nodes"]
+    task = dense_seconds(n, 0.8, 3.5e-7) * (1 + 0.1 * len(config["methods"]))
+    return config["replicates"] * task, 4 * task
 
 
 def peak_memory(config):

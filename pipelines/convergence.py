@@ -31,18 +31,25 @@ from tdadp.topology import (
 )
 
 from ._common import (
+    REPLICATES,
+    SEED,
     band,
     check_components,
     check_epsilons,
     check_min,
     check_range,
+    dense_seconds,
     dense_task_memory,
+    epsilons,
     fitted_slope,
+    nodes,
     note_on_figure,
     plot_band,
     pyplot,
+    real,
     save,
     size_axis,
+    sizes,
     write_slopes,
 )
 
@@ -75,6 +82,25 @@ def validate(config):
     check_components(NAME, config["n_components"], config["sizes"])
     check_range(NAME, "radius", config["radius"], 0.0, 0.6,
                 "the circle sits at height 0.6: probabilities must stay in [0, 1]")
+
+
+RULES = {
+    "seed": SEED,
+    "replicates": REPLICATES,
+    "sizes": sizes(50),
+    "epsilons": epsilons(),
+    "n_components": nodes(2),
+    "radius": real(0.0, 0.6),
+}
+
+# Time of one task on one core (for the run's estimate, checked against --max-hours before any
+# work): fitted to the full runs' task times (figures/*/results.csv, a shared 2-core
+# machine); the longest task of a point runs up to 4 times its mean.
+
+
+def point_seconds(point, config):
+    task = dense_seconds(point["n_nodes"], 3.0, 1.0e-6)
+    return config["replicates"] * task, 4 * task
 
 
 def peak_memory(config):

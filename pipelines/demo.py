@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 import tdadp
+from tdadp.utils import check_memory
 
 
 def radius(X):
@@ -78,6 +79,11 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.n_nodes < 10:
         parser.error("--n-nodes must be at least 10")
+    try:  # dense graphs and their embeddings: about 10 bytes per n^2 (as the experiments)
+        check_memory(300e6 + 10.0 * float(args.n_nodes) ** 2,
+                     f"the demo on {args.n_nodes} nodes", " Use fewer --n-nodes.")
+    except (ValueError, OverflowError) as exc:
+        parser.error(str(exc))
     run(n_nodes=args.n_nodes, seed=args.seed, out=args.out)
 
 

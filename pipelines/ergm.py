@@ -22,15 +22,29 @@ chains end near the complete graph), see the README.
 
 from __future__ import annotations
 
+import math
 import time
 
 import numpy as np
 from matplotlib.ticker import NullFormatter
 
 from tdadp.ergm import ERGMStatisticsRelease, PrivateERGM, ergm_statistics, parse_terms, sample_ergm
-from tdadp.experiments import ConfigError
+from tdadp.experiments import ConfigError, Values
+from tdadp.utils import Options
 
-from ._common import check_min, pyplot, save
+from ._common import (
+    MAX_REPLICATES,
+    REPLICATES,
+    SEED,
+    check_min,
+    count,
+    epsilons,
+    nodes,
+    pyplot,
+    real,
+    save,
+    sizes,
+)
 
 NAME = "ergm"
 SUMMARY = "Goldberg (2018): private ERGM statistics (restricted vs local sensitivity) and " \
@@ -65,6 +79,41 @@ def validate(config):
     for m in config["models"]:
         if m not in MODELS:
             raise ConfigError(f"{NAME}: unknown model {m!r} (known: 1, 2, 3)")
+    if config["recovery_burn_in"] >= config["recovery_iter"]:
+        raise ConfigError(f"{NAME}: recovery_burn_in = {config['recovery_burn_in']} must be "
+                          f"below recovery_iter = {config['recovery_iter']}")
+
+
+RULES = {
+    "seed": SEED,
+    "replicates": REPLICATES,
+    "sizes": sizes(10, max_len=20),
+    "models": Values(Options(*MODELS), max_len=len(MODELS)),
+    "decay": real(1.0, 1e300, "both"),
+    "epsilons": epsilons(),
+    "delta": real(0.0, 1.0),
+    "sample_steps_per_dyad": count(1, 10**4),
+    "recovery_size": nodes(10),
+    "recovery_replicates": count(0, MAX_REPLICATES),
+    "recovery_epsilon": real(0.0, math.inf),
+    "recovery_iter": count(1, 10**7),
+    "recovery_burn_in": count(0, 10**7),
+}
+
+
+# Seconds on one core, fitted to the full run's task times (figures/ergm/results.csv, a shared
+# 2-core machine): about 0.3 us a sampler step, and a posterior fit about 5 us a dyad an
+# iteration (four fits: non-private, restricted, local, edgeFlip).
+def point_seconds(point, config):
+    n = point["n_nodes"]
+    dyads = n * (n - 1) / 2
+    releases = 0.01 * len(config["epsilons"]) if n in config["sizes"] else 0.0
+    each = 0.05 + 3e-7 * config["sample_steps_per_dyad"] * dyads + releases
+    recovery = 0.0
+    if n == config["recovery_size"]:
+        recovery = 4 * config["recovery_iter"] * 1e-5 * dyads
+    fits = min(config["replicates"], config["recovery_replicates"])
+    return config["replicates"] * each + fits * recovery, each + (recovery if fits else 0.0)
 
 
 def peak_memory(config):

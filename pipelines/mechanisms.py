@@ -28,16 +28,23 @@ import tdadp
 from tdadp.topology import bottleneck_distance, persistence_diagram
 
 from ._common import (
+    REPLICATES,
+    SEED,
     check_choices,
     check_components,
     check_min,
     check_range,
+    choices,
+    dense_seconds,
     dense_task_memory,
     fitted_slope,
+    nodes,
     pyplot,
     quantile_band,
+    real,
     save,
     size_axis,
+    sizes,
 )
 
 NAME = "mechanisms"
@@ -71,6 +78,25 @@ def validate(config):
     check_choices(NAME, "models", config["models"], MODELS)
     check_range(NAME, "bandwidth", config["bandwidth"], 0.0, np.inf, "the kernel's width")
     check_components(NAME, config["n_components"], config["sizes"])
+
+
+RULES = {
+    "seed": SEED,
+    "replicates": REPLICATES,
+    "sizes": sizes(20),
+    "models": choices(MODELS),
+    "n_components": nodes(2),
+    "bandwidth": real(0.0, 1e6),
+}
+
+# Time of one task on one core (for the run's estimate, checked against --max-hours before any
+# work): fitted to the full runs' task times (figures/*/results.csv, a shared 2-core
+# machine); the longest task of a point runs up to 4 times its mean.
+
+
+def point_seconds(point, config):
+    task = dense_seconds(point["n_nodes"], 0.05, 3.0e-6)
+    return config["replicates"] * task, 4 * task
 
 
 def peak_memory(config):

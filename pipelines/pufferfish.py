@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tdadp.experiments import ConfigError
+from tdadp.experiments import ConfigError, Values
 from tdadp.pufferfish import (
     BinaryIntervalFamily,
     GK16Histogram,
@@ -42,8 +42,9 @@ from tdadp.pufferfish import (
     MQMExact,
     stationary_distribution,
 )
+from tdadp.utils import Interval, Options
 
-from ._common import check_min, pyplot, quantile_band, save
+from ._common import REPLICATES, SEED, check_min, count, epsilons, pyplot, quantile_band, save
 
 NAME = "pufferfish"
 SUMMARY = ("Song, Wang, Chaudhuri (2017) Fig. 4 / Table 2: L1 error and noise-scale time of "
@@ -88,10 +89,45 @@ def validate(config):
                               f"{', '.join(SIMULATED)})")
 
 
+RULES = {
+    "seed": SEED,
+    "replicates": REPLICATES,
+    "length": count(2, 10**8),
+    "alphas": Values(Interval("real", 0, 0.5, "right")),
+    "epsilons": epsilons(),
+    "cells": count(1, 1000),
+    "simulated": Values(Options(*SIMULATED), min_len=0, max_len=len(SIMULATED)),
+    "simulated_epsilons": epsilons(),
+    "max_quilt": count(1, 10**6),
+}
+
+
 def peak_memory(config):
-    """The 51-state influence tables (a few arrays of max_quilt x 51^3 floats) and the chain."""
+    """The 51-state influence tables (a few arrays of max_quilt x 51^3 floats) and the
+    chains (the synthetic one of ``length`` and its uniforms, the simulated ones)."""
     big = 51 if "electricity" in config["simulated"] else 4
-    return 300e6 + 5 * 8.0 * (config["max_quilt"] + 1) * big ** 3 + 16.0 * 1_051_200
+    return (300e6 + 5 * 8.0 * (config["max_quilt"] + 1) * big ** 3 + 16.0 * 1_051_200
+            + 24.0 * config["length"])
+
+
+# Seconds on one core, measured on a shared 2-core machine (benchmarks/bench_pufferfish.py
+# and the full run's task times): each process fits a setting's methods once (MQMExact
+# about 1.1 us per cell and chain step, GK16's eigenvalue quadratic in the length), then
+# every replicate samples a chain and releases it.
+def _fit_seconds(setting, T, config):
+    if setting == "synthetic":
+        return (0.6 + 1.1e-6 * config["cells"] ** 2 * T + 0.02 + 2.7e-9 * float(T) ** 2
+                + 2e-6 * T)
+    k = SIMULATED[setting][0]
+    return 2.0 + 5e-7 * k ** 3 * config["max_quilt"]
+
+
+def point_seconds(point, config):
+    T = point["length"]
+    fit = _fit_seconds(point["setting"], T, config)
+    # a synthetic replicate samples its chain; a simulated one reuses the process's
+    each = 0.005 + 1e-5 * T if point["setting"] == "synthetic" else 0.02
+    return fit + config["replicates"] * each, fit + each
 
 
 def points(config):

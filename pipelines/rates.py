@@ -18,13 +18,18 @@ import tdadp
 
 from . import _common
 from ._common import (
+    REPLICATES,
+    SEED,
     check_epsilons,
     check_min,
+    dense_seconds,
     dense_task_memory,
+    epsilons,
     pyplot,
     quantile_band,
     save,
     size_axis,
+    sizes,
 )
 
 NAME = "rates"
@@ -41,6 +46,23 @@ QUICK = {"replicates": 2, "sizes": [300, 600, 1200], "epsilons": [1.0, 4.0]}
 def validate(config):
     check_epsilons(NAME, config["epsilons"], allow_inf=False, positive=True)
     check_min(NAME, "sizes", config["sizes"], 50)
+
+
+RULES = {
+    "seed": SEED,
+    "replicates": REPLICATES,
+    "sizes": sizes(50),
+    "epsilons": epsilons(),
+}
+
+# Time of one task on one core (for the run's estimate, checked against --max-hours before any
+# work): fitted to the full runs' task times (figures/*/results.csv, a shared 2-core
+# machine); the longest task of a point runs up to 4 times its mean.
+
+
+def point_seconds(point, config):
+    task = dense_seconds(point["n_nodes"], 0.2, 6.0e-8)
+    return config["replicates"] * task, 4 * task
 
 
 def peak_memory(config):

@@ -22,7 +22,17 @@ import numpy as np
 from tdadp import from_networkx, make_private_clustering
 from tdadp.cluster import clustering_scores
 
-from ._common import check_choices, check_epsilons, pyplot, quantile_band, save
+from ._common import (
+    REPLICATES,
+    SEED,
+    check_choices,
+    check_epsilons,
+    choices,
+    epsilons,
+    pyplot,
+    quantile_band,
+    save,
+)
 
 NAME = "realnets"
 SUMMARY = "Clustering labelled networks from networkx (karate, Davis) under edgeFlip"
@@ -58,6 +68,20 @@ def validate(config):
     check_epsilons(NAME, config["epsilons"], allow_inf=True, positive=True)
     check_choices(NAME, "networks", config["networks"], tuple(NETWORKS))
     check_choices(NAME, "methods", config["methods"], _METHODS)
+
+
+RULES = {
+    "seed": SEED,
+    "replicates": REPLICATES,
+    "networks": choices(tuple(NETWORKS)),
+    "epsilons": epsilons(infinite=True),
+    "methods": choices(_METHODS),
+}
+
+
+def point_seconds(point, config):
+    """Tens of nodes: about a second a task, whatever the settings (measured)."""
+    return config["replicates"] * 1.0, 4.0
 
 
 def peak_memory(config):

@@ -16,11 +16,17 @@ from matplotlib.ticker import MaxNLocator
 import tdadp
 
 from ._common import (
+    REPLICATES,
+    SEED,
     band,
     check_choices,
     check_epsilons,
     check_min,
+    choices,
+    dense_seconds,
     dense_task_memory,
+    epsilons,
+    nodes,
     plot_band,
     pyplot,
     save,
@@ -45,6 +51,24 @@ def validate(config):
     check_epsilons(NAME, config["epsilons"])
     check_min(NAME, "n_nodes", config["n_nodes"], 30)
     check_choices(NAME, "models", config["models"], _MODELS)
+
+
+RULES = {
+    "seed": SEED,
+    "replicates": REPLICATES,
+    "n_nodes": nodes(30),
+    "models": choices(_MODELS),
+    "epsilons": epsilons(zero=True, infinite=True),
+}
+
+# Time of one task on one core (for the run's estimate, checked against --max-hours before any
+# work): fitted to the full runs' task times (figures/*/results.csv, a shared 2-core
+# machine); the longest task of a point runs up to 4 times its mean.
+
+
+def point_seconds(point, config):
+    task = dense_seconds(config["n_nodes"], 0.1, 1.0e-7)
+    return config["replicates"] * task, 4 * task
 
 
 def peak_memory(config):

@@ -3,10 +3,12 @@
     tdadp list
     tdadp run EXPERIMENT [--config FILE] [--out DIR] [--replicates R] [--quick]
                          [--n-jobs N | --local-cluster WORKERS | --scheduler ADDRESS]
-                         [--pdf] [--no-progress]
+                         [--max-hours H] [--pdf] [--no-progress]
 
 Bad configurations and command lines end with a one-line message and exit code 2, before any
-work starts.
+work starts: every config key is checked against its declared rule, the largest task's memory
+against the memory left, and the run's estimated time against ``--max-hours`` (default 24).
+The run folder is written whole or not at all (see :func:`tdadp.experiments.run_experiment`).
 """
 
 from __future__ import annotations
@@ -16,8 +18,10 @@ import sys
 from pathlib import Path
 
 from .experiments import (
+    DEFAULT_MAX_HOURS,
     ConfigError,
     check_output_dir,
+    check_run_cost,
     check_run_memory,
     experiment_config,
     experiment_notes,
@@ -47,6 +51,18 @@ def _positive(kind):
     return parse
 
 
+def _hours(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--max-hours must be a number, got {text[:40]!r}") \
+            from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"--max-hours must be positive and finite, got "
+                                         f"{text[:40]!r}")
+    return value
+
+
 def build_parser():
     parser = _Parser(prog="tdadp", description="Topological inference on edge-DP networks: "
                      "reproduce the paper's experiments.")
@@ -63,6 +79,8 @@ def build_parser():
     place.add_argument("--local-cluster", type=_positive("--local-cluster"),
                        metavar="WORKERS", help="start a Dask LocalCluster with WORKERS")
     place.add_argument("--scheduler", metavar="ADDRESS", help="join a running Dask cluster")
+    run.add_argument("--max-hours", type=_hours, default=DEFAULT_MAX_HOURS,
+                     help="refuse a run estimated to take longer (default: %(default)g)")
     run.add_argument("--pdf", action="store_true", help="also write PDF figures")
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
     return parser
@@ -82,6 +100,7 @@ def main(argv=None):
                                    replicates=args.replicates)
         local = 0 if args.scheduler else (args.local_cluster or args.n_jobs or 1)
         check_run_memory(module, config, workers=local)
+        check_run_cost(module, config, workers=local, max_hours=args.max_hours)
         check_output_dir(args.out if args.out is not None
                          else Path("results") / args.experiment)
         out, rows, figures = run_experiment(
@@ -89,7 +108,8 @@ def main(argv=None):
             replicates=args.replicates, quick=args.quick, n_jobs=args.n_jobs,
             local_cluster=args.local_cluster, scheduler=args.scheduler,
             formats=("png", "pdf") if args.pdf else ("png",),
-            progress=not args.no_progress, argv=["tdadp"] + list(argv or sys.argv[1:]))
+            progress=not args.no_progress, argv=["tdadp"] + list(argv or sys.argv[1:]),
+            max_hours=args.max_hours)
     except ConfigError as exc:
         print(f"tdadp: error: {exc}", file=sys.stderr)
         return 2

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from ..utils._params import Interval, check_param
 from ._bounds import posterior_bound, power_bound
@@ -15,6 +15,36 @@ _REPORT_ALPHA = 0.05
 # Randomized response flips a dyad with probability at most 1/2 (at 1/2 it is pure noise).
 _RATE = Interval("real", 0, 0.5, "both")
 _NONNEGATIVE = Interval("real", 0, math.inf, "both")
+
+# Bounds on a guarantee's tree of components. compose() flattens what it composes, so a real
+# guarantee is two levels deep; these leave room and stop a crafted one (a file's header
+# nesting guarantees 100,000 levels deep) before it recurses or fills memory.
+MAX_DEPTH = 16
+MAX_COMPONENTS = 100_000
+
+
+class _NotAGuarantee(ValueError):
+    """Data that is not shaped like a guarantee (as opposed to a guarantee's invalid value)."""
+
+
+def _tree_size(root, read_components):
+    """(depth, guarantees) of a tree of guarantees, walked without recursion; raises a
+    ValueError as soon as either exceeds its bound."""
+    stack = [(root, 1)]
+    count = depth = 0
+    while stack:
+        node, level = stack.pop()
+        count += 1
+        depth = max(depth, level)
+        if level > MAX_DEPTH:
+            raise _NotAGuarantee(f"PrivacyGuarantee: components nested more than {MAX_DEPTH} "
+                             "levels deep; compose() gives two levels (flatten the "
+                             "composition).")
+        if count > MAX_COMPONENTS:
+            raise _NotAGuarantee(f"PrivacyGuarantee: more than {MAX_COMPONENTS:,} guarantees in "
+                             "one composition.")
+        stack.extend((c, level + 1) for c in read_components(node))
+    return depth, count
 
 
 @dataclass(frozen=True)
@@ -116,6 +146,11 @@ class PrivacyGuarantee:
         check_param(self.restriction, [None, str], "restriction", owner)
         check_param(self.definition, [str], "definition", owner)
         check_param(self.components, [tuple], "components", owner)
+        bad = sum(not isinstance(c, PrivacyGuarantee) for c in self.components)
+        if bad:
+            raise TypeError(f"PrivacyGuarantee: components must be PrivacyGuarantee objects; "
+                            f"{bad} of {len(self.components)} are not.")
+        _tree_size(self, lambda g: g.components)
         check_param(self.delta, [Interval("real", 0, 1, "left")], "delta", owner)
         if self.dyad_independent and self.flip_probability is None:
             raise ValueError("PrivacyGuarantee: dyad_independent=True declares randomized "
@@ -127,6 +162,67 @@ class PrivacyGuarantee:
             value = getattr(self, name)
             if value is not None:
                 object.__setattr__(self, name, float(value))
+
+    def to_dict(self):
+        """The guarantee as plain JSON values: its fields, ``components`` a list of such dicts.
+
+        An infinite epsilon stays ``inf`` (Python's json writes it ``Infinity``).
+        :meth:`from_dict` reads it back equal.
+
+        Examples
+        --------
+        >>> from tdadp.dp import PrivacyGuarantee
+        >>> g = PrivacyGuarantee("EdgeFlip", 1.0, flip_probability=0.25)
+        >>> PrivacyGuarantee.from_dict(g.to_dict()) == g
+        True
+        """
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        out["components"] = [c.to_dict() for c in self.components]
+        return out
+
+    @classmethod
+    def from_dict(cls, data):
+        """Rebuild a guarantee from :meth:`to_dict`'s dict (e.g. read from a file).
+
+        The dict is checked before anything is built from it: only the fields of a
+        PrivacyGuarantee, ``components`` a list of such dicts, at most :data:`MAX_DEPTH`
+        levels deep and :data:`MAX_COMPONENTS` guarantees in all, each field by its rule.
+
+        Raises
+        ------
+        ValueError
+            Naming what is wrong (a field that is not one, nesting too deep, an invalid
+            value); never a RecursionError or MemoryError, whatever the input.
+        """
+        names = {f.name for f in fields(cls)}
+
+        def components(d):
+            if not isinstance(d, dict):
+                raise _NotAGuarantee(f"PrivacyGuarantee.from_dict expects a dict of the fields "
+                                 f"of a PrivacyGuarantee, got {type(d).__name__}.")
+            unknown = [k for k in d if k not in names]
+            if unknown:
+                shown = ", ".join(repr(str(k)[:40]) for k in unknown[:3])
+                raise _NotAGuarantee(f"PrivacyGuarantee.from_dict: {len(unknown)} unknown "
+                                 f"field(s) ({shown}); the fields are "
+                                 f"{', '.join(sorted(names))}.")
+            value = d.get("components", [])
+            if not isinstance(value, (list, tuple)):
+                raise _NotAGuarantee(f"PrivacyGuarantee.from_dict: components must be a list of "
+                                 f"guarantees, got {type(value).__name__}.")
+            return value
+
+        _tree_size(data, components)  # bounded before anything recurses
+
+        def build(d):
+            kw = dict(d)
+            kw["components"] = tuple(build(c) for c in d.get("components", []))
+            try:
+                return cls(**kw)
+            except TypeError as exc:
+                raise ValueError(str(exc)) from None
+
+        return build(data)
 
     def power_bound(self, alpha):
         """Largest power of a level-``alpha`` test between neighbouring inputs.

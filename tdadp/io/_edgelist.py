@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import csv
 import os
 import re
@@ -30,6 +31,14 @@ _HEADER_NAMES = frozenset({
 _WS_FIELD = re.compile(r'"((?:[^"]|"")*)"|(\S+)')
 
 
+# The longest line read: an edge is two labels and a weight (and perhaps a few ignored
+# columns). A longer line is refused once this much of it is read (or, when a comment starts
+# within it, the rest is dropped as it streams by), never held whole.
+MAX_LINE = 1 << 20
+_CHUNK = 1 << 16  # characters (or bytes) read at a time
+_BREAK = re.compile(r"\r\n|\r|\n")  # universal newlines, as Python's text mode
+
+
 def _open(path):
     if hasattr(path, "read"):
         return path, False
@@ -37,7 +46,17 @@ def _open(path):
         raise ValueError(
             f"path must be a file name or a readable text file object, got {type(path).__name__}."
         )
-    return open(path, encoding="utf-8-sig"), True
+    if not os.fspath(path):
+        raise ValueError("path must be a file name or a readable text file object, got an "
+                         "empty file name.")
+    return open(path, "rb"), True
+
+
+def _quote(text, limit=80):
+    """``text`` as a repr of at most ``limit`` characters (a bad line, quoted in a message)."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text):,} characters)"
 
 
 def _strip_comment(line, marker):
@@ -55,15 +74,80 @@ def _strip_comment(line, marker):
     return line
 
 
+def _decoded(handle):
+    """The file's text a chunk at a time (str or UTF-8 bytes), its byte-order mark dropped;
+    yields ``(text, final)``, or raises a ValueError naming the line of a byte that is not
+    UTF-8."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    first = True
+    breaks = 0
+    while True:
+        chunk = handle.read(_CHUNK)
+        if not isinstance(chunk, (str, bytes)):
+            raise ValueError(f"path must be a readable text or binary file object; its read "
+                             f"gave {type(chunk).__name__}.")
+        final = not chunk
+        if isinstance(chunk, bytes):
+            try:
+                text = decoder.decode(chunk, final=final)
+            except UnicodeDecodeError as exc:
+                good = chunk[:exc.start].decode("utf-8", "ignore")
+                line = breaks + len(_BREAK.findall(good)) + 1
+                raise ValueError(f"line {line} of the edge list is not UTF-8 text; save the "
+                                 "file as UTF-8.") from None
+        else:
+            text = chunk
+        if first and text:
+            text = text.lstrip("\ufeff")  # written by spreadsheet programs
+            first = False
+        breaks += len(_BREAK.findall(text))
+        yield text, final
+        if final:
+            return
+
+
+def _read_lines(handle):
+    """(line number, text, complete) of each line: its text whole, or (complete False) its
+    first MAX_LINE characters only, the rest dropped as it is read."""
+    lineno = 1
+    buffer = ""       # the current line so far
+    overflow = False  # the current line passed MAX_LINE (already yielded, incomplete)
+    carry = ""        # a "\r" at a chunk's end, which may start a "\r\n"
+    for text, final in _decoded(handle):
+        text = carry + text
+        carry = ""
+        if text.endswith("\r") and not final:
+            text, carry = text[:-1], "\r"
+        parts = _BREAK.split(text)
+        for part in parts[:-1]:
+            if not overflow:
+                line = buffer + part
+                if len(line) > MAX_LINE:
+                    yield lineno, line[:MAX_LINE], False
+                else:
+                    yield lineno, line, True
+            buffer, overflow = "", False
+            lineno += 1
+        if not overflow:
+            buffer += parts[-1]
+            if len(buffer) > MAX_LINE:
+                yield lineno, buffer[:MAX_LINE], False
+                buffer, overflow = "", True
+    if buffer and not overflow:
+        yield lineno, buffer, True
+
+
 def _data_lines(handle, comments):
     """(line number, text) of the lines left once comments and blank lines are removed."""
     out = []
-    for lineno, line in enumerate(handle, start=1):
-        if isinstance(line, bytes):
-            line = line.decode("utf-8")
-        if lineno == 1:
-            line = line.lstrip("\ufeff")  # a byte-order mark written by spreadsheet programs
-        text = _strip_comment(line, comments).strip()
+    for lineno, line, complete in _read_lines(handle):
+        text = _strip_comment(line, comments)
+        if not complete and len(text) == len(line):
+            raise ValueError(
+                f"line {lineno} of the edge list is longer than {MAX_LINE:,} characters (it "
+                f"starts {line[:80]!r}...); an edge list has one edge a line: two labels and "
+                "perhaps a weight. Is it a text edge list with line breaks?")
+        text = text.strip()
         if text:
             out.append((lineno, text))
     return out
@@ -88,7 +172,8 @@ def _split(text, delimiter, lineno):
         fields = next(csv.reader([text], delimiter=delimiter, skipinitialspace=True,
                                  strict=True))
     except csv.Error as exc:
-        raise ValueError(f"line {lineno} of the edge list cannot be parsed: {exc}.") from exc
+        raise ValueError(f"line {lineno} of the edge list cannot be parsed: {exc} (the line "
+                         f"starts {_quote(text)}).") from None
     return [f.strip() for f in fields]
 
 
@@ -105,15 +190,20 @@ def _normal(name):
 
 
 def _infer_header(first, rest, weight_index):
-    """Whether the first data line is a header: see :func:`read_edgelist`."""
+    """Whether the first data line is a header: see :func:`read_edgelist`.
+
+    Only a line that cannot be an edge is taken for one: its two labels name no node of
+    any other line and are not both integers.
+    """
     labels = first[:2]
-    if rest and not all(_INT.match(x) for x in labels) and \
-            all(_INT.match(x) for fields in rest for x in fields[:2]):
+    if all(_INT.match(x) for x in labels):
+        return False
+    if any(x in labels for fields in rest for x in fields[:2]):
+        return False
+    if rest and all(_INT.match(x) for fields in rest for x in fields[:2]):
         return True
     if all(_normal(x) in _HEADER_NAMES for x in labels):
-        elsewhere = {x for fields in rest for x in fields[:2]}
-        if not elsewhere.intersection(labels):
-            return True
+        return True
     if weight_index is not None and len(first) > weight_index \
             and not _is_number(first[weight_index]):
         later = [fields[weight_index] for fields in rest if len(fields) > weight_index]
@@ -125,15 +215,15 @@ def _weight_index(weight_column, header_fields):
     if weight_column is None or isinstance(weight_column, int):
         return weight_column
     if header_fields is None:
-        raise ValueError(f"weight_column={weight_column!r} names a column, but the edge list "
+        raise ValueError(f"weight_column={_quote(weight_column)} names a column, but the edge list "
                          "has no header line; give the column's index instead.")
     names = [_normal(f) for f in header_fields]
     if _normal(weight_column) not in names:
-        raise ValueError(f"weight_column={weight_column!r} is not a column of the header "
-                         f"{header_fields!r}.")
+        raise ValueError(f"weight_column={_quote(weight_column)} is not a column of the "
+                         f"header {_quote(' '.join(header_fields))}.")
     index = names.index(_normal(weight_column))
     if index < 2:
-        raise ValueError(f"weight_column={weight_column!r} is column {index}, which holds "
+        raise ValueError(f"weight_column={_quote(weight_column)} is column {index}, which holds "
                          "node labels.")
     return index
 
@@ -145,7 +235,7 @@ def _weight(fields, index, lineno):
         w = float(fields[index])
     except ValueError:
         raise ValueError(
-            f"line {lineno} of the edge list has {fields[index]!r} in its weight column "
+            f"line {lineno} of the edge list has {_quote(fields[index])} in its weight column "
             f"(column {index}), which is not a number. Pass weight_column=None to ignore "
             "that column, or the index/name of the right one."
         ) from None
@@ -172,10 +262,12 @@ def read_edgelist(path, *, delimiter="auto", comments="#", header="infer", weigh
     double-quoted (``"New York, NY"``; ``""`` is a quote inside quotes), with any delimiter.
 
     **Header.** ``header="infer"`` (default) takes the first data line as a header (column
-    names, not an edge) when its labels are not both integers while every other line's are,
-    or when both are common endpoint names (``source``/``target``, ``from``/``to``,
-    ``u``/``v``, ``node1``/``node2``, ...) that label no node elsewhere in the file, or when
-    its weight field is not a number while every other line's is. ``True``/``False`` say it.
+    names, not an edge) only when it cannot be an edge: its two labels are not both integers
+    and label no node on any other line, and either every other line's labels are integers,
+    or both are common endpoint names (``source``/``target``, ``from``/``to``, ``u``/``v``,
+    ``node1``/``node2``, ...), or its weight field is not a number while every other line's
+    is. Otherwise it is an edge (and a weight that is not a number is an error naming the
+    line). ``True``/``False`` say it.
 
     **Comments.** Everything from ``comments`` to the end of a line is ignored (except inside
     quotes); blank lines are skipped.
@@ -220,9 +312,12 @@ def read_edgelist(path, *, delimiter="auto", comments="#", header="infer", weigh
     Raises
     ------
     ValueError
-        On a line with fewer than two columns or a weight that is not a number (naming the
-        line number), an edge listed twice with different weights, a file without any edge,
-        fewer than two nodes, and self-loops or weights the options do not allow.
+        On a line with fewer than two columns, a weight that is not a number, a line longer
+        than ``MAX_LINE`` (2^20) characters or one that is not UTF-8 (naming the line
+        number, quoting at most 80 characters of it), an edge listed twice with different
+        weights, a file without any edge, fewer than two nodes, and self-loops or weights
+        the options do not allow.
+        Also if ``path`` is neither a file name nor a file object.
 
     Examples
     --------
@@ -246,9 +341,10 @@ def read_edgelist(path, *, delimiter="auto", comments="#", header="infer", weigh
     check_param(weight_column, [None, Interval("int", 2, None, "left"), str], "weight_column")
     if not (delimiter is None or (isinstance(delimiter, str) and delimiter != "")):
         raise ValueError(f"delimiter must be 'auto', a non-empty string or None, got "
-                         f"{delimiter!r}.")
+                         f"{_quote(repr(delimiter))}.")
     if comments is not None and (not isinstance(comments, str) or comments == ""):
-        raise ValueError(f"comments must be a non-empty string or None, got {comments!r}.")
+        raise ValueError(f"comments must be a non-empty string or None, got "
+                         f"{_quote(repr(comments))}.")
     handle, owned = _open(path)
     try:
         lines = _data_lines(handle, comments)
@@ -258,12 +354,12 @@ def read_edgelist(path, *, delimiter="auto", comments="#", header="infer", weigh
     if delimiter == "auto":
         delimiter = _sniff(lines)
     rows = [(lineno, _split(text, delimiter, lineno)) for lineno, text in lines]
-    for lineno, fields in rows:
+    for (lineno, fields), (_, text) in zip(rows, lines):
         if len(fields) < 2 or not fields[0] or not fields[1]:
             raise ValueError(
                 f"line {lineno} of the edge list is malformed: expected two node labels "
-                f"separated by {'whitespace' if delimiter is None else repr(delimiter)}, "
-                f"got {fields!r}."
+                f"separated by {'whitespace' if delimiter is None else _quote(delimiter)}, "
+                f"got {len(fields)} field(s) in {_quote(text)}."
             )
     if rows and header == "infer":
         if isinstance(weight_column, str):
@@ -287,7 +383,8 @@ def read_edgelist(path, *, delimiter="auto", comments="#", header="infer", weigh
         values.append(_weight(fields, wi, lineno))
     labels = list(index)
     if len(labels) < 2:
-        raise ValueError(f"the edge list has only one node ({labels[0]!r}); need at least 2.")
+        raise ValueError(f"the edge list has only one node ({_quote(labels[0])}); need at "
+                         "least 2.")
     out_labels = _numeric_labels(labels)
     src = np.asarray(src, dtype=np.int64)
     dst = np.asarray(dst, dtype=np.int64)

@@ -14,8 +14,14 @@ import scipy.sparse as sp
 __all__ = ["edges_to_matrix"]
 
 
+def _label(name, limit=40):
+    text = repr(name)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def _pair_name(i, j, nodes):
-    return f"({nodes[i]!r}, {nodes[j]!r})" if nodes is not None else f"({i}, {j})"
+    # node labels come from the input: at most 40 characters of each
+    return f"({_label(nodes[i])}, {_label(nodes[j])})" if nodes is not None else f"({i}, {j})"
 
 
 def edges_to_matrix(rows, cols, values, n, *, merge, nodes=None, source="the input"):

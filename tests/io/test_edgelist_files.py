@@ -131,3 +131,89 @@ def test_edge_of_weight_zero_is_no_edge_node_kept():
     A, nodes = read_edgelist(io.StringIO("1 2 1\n2 3 0\n"), return_nodes=True, sparse=False)
     assert nodes == [1, 2, 3]
     np.testing.assert_array_equal(A, [[0, 1, 0], [1, 0, 0], [0, 0, 0]])
+
+
+# --- long lines: at most 80 characters quoted, never a whole line read into memory ---------
+
+def test_a_huge_line_is_refused_without_being_read_whole(tmp_path):
+    import tracemalloc
+
+    path = tmp_path / "one_line.txt"
+    with open(path, "w") as fh:
+        fh.write("1 2 ")
+        for _ in range(40):
+            fh.write("x" * (1 << 20))
+        fh.write("\n2 3\n")
+    tracemalloc.start()
+    try:
+        with pytest.raises(ValueError, match=r"line 1 of the edge list is longer than "
+                                             r"1,048,576 characters") as info:
+            read_edgelist(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(str(info.value)) < 400 and peak < 16 * 2**20
+    # the same line as a comment is skipped a step at a time
+    with open(path, "w") as fh:
+        fh.write("1 2 # ")
+        for _ in range(5):
+            fh.write("x" * (1 << 20))
+        fh.write("\n2 3\n")
+    assert read_edgelist(path).shape == (3, 3)
+
+
+@pytest.mark.parametrize("text, match", [
+    ("x" * 100_000 + "\n1 2\n", r"line 1 .*malformed.*1 field\(s\) in 'x{80}'\.\.\. "
+                                r"\(100,000 characters\)"),
+    ("1 2 " + "y" * 100_000 + "\n2 3 1\n", r"line 1 .*'y{80}'\.\.\. \(100,000 characters\) "
+                                           r"in its weight column"),
+    ("1,2\n3\t" + "z" * 5000 + "\n", r"line 2 .*malformed"),
+])
+def test_bad_lines_are_quoted_in_at_most_80_characters(text, match):
+    with pytest.raises(ValueError, match=match) as info:
+        read_edgelist(io.StringIO(text))
+    assert len(str(info.value)) < 400
+
+
+def test_non_utf8_bytes_name_the_line():
+    with pytest.raises(ValueError, match="line 2 of the edge list is not UTF-8"):
+        read_edgelist(io.BytesIO(b"1 2\n2 \xe9\n"))
+
+
+# --- a first line is a header only when it cannot be an edge --------------------------------
+
+@pytest.mark.parametrize("text, line", [
+    ("1 2 abc\n2 3 1\n", 1),    # node 2 is named again: an edge with a bad weight
+    ("2 3 1\n1 2 abc\n", 2),    # the same line second: the same error
+    ("a b x\nb c 1\n", 1),
+])
+def test_a_line_naming_known_nodes_is_an_edge_not_a_header(text, line):
+    with pytest.raises(ValueError, match=f"line {line} of the edge list has '(abc|x)' in its "
+                                         "weight column"):
+        read_edgelist(io.StringIO(text))
+
+
+def test_a_line_that_cannot_be_an_edge_is_still_a_header():
+    W, nodes = read_edgelist(io.StringIO("p q w\n1 2 0.5\n2 3 1\n"), weights="keep",
+                             return_nodes=True)
+    assert nodes == [1, 2, 3] and W.nnz == 4
+    # integer labels are never column names
+    with pytest.raises(ValueError, match="line 1 .*'w'"):
+        read_edgelist(io.StringIO("7 8 w\n1 2 0.5\n2 3 1\n"))
+    # unless the caller says so
+    assert read_edgelist(io.StringIO("1 2 abc\n2 3 1\n"), header=True).shape == (2, 2)
+
+
+def test_old_mac_line_ends_and_bad_bytes_in_files(tmp_path):
+    path = _write(tmp_path, "1 2\r2 3\r3 1\r")
+    np.testing.assert_array_equal(read_edgelist(path, sparse=False), TRIANGLE)
+    path.write_bytes(b"1 2\n2 3\n3 \xff\n")
+    with pytest.raises(ValueError, match="line 3 of the edge list is not UTF-8"):
+        read_edgelist(path)
+
+
+def test_a_long_label_is_clipped_in_the_duplicate_edge_message():
+    label = "q" * 10_000
+    with pytest.raises(ValueError, match=r"\('q{39}\.\.\., 'r'\) more than once") as info:
+        read_edgelist(io.StringIO(f"{label} r 0.5\nr {label} 0.7\n"), weights="keep")
+    assert len(str(info.value)) < 300

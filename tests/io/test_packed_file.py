@@ -179,3 +179,148 @@ def test_a_graph_too_large_for_memory_is_refused_before_reading(saved, monkeypat
     monkeypatch.setattr(memory, "memory_limits", lambda **kw: {"a test budget": 100})
     with pytest.raises(ValueError, match=r"packed graph of .*\(70 nodes\)"):
         load_packed(path)
+
+
+# --- lying files: headers re-signed by someone who recomputed the checksums ---------------
+
+def _signed(data, line):
+    # The header line replaced by raw bytes, and signed.
+    magic_end, _, check_end = _lines(data)
+    return (data[:magic_end] + line + b"\n" + hashlib.sha256(line).hexdigest().encode()
+            + b"\n" + data[check_end:])
+
+
+def _resign_payload(data, payload):
+    # A payload replaced by someone who also recomputed its checksum and the header's.
+    magic_end, header_end, check_end = _lines(data)
+    data = data[:check_end] + payload
+    return _resign(data, lambda h: h.update(sha256=hashlib.sha256(payload).hexdigest()))
+
+
+@pytest.mark.parametrize("n, row, column", [
+    (70, 5, 5),     # the diagonal
+    (70, 5, 2),     # below it, in the row's first word
+    (70, 3, 100),   # padding past column n in the last word
+    (64, 62, 10),   # n a multiple of 64: the first word of a late row
+    (130, 64, 64),  # the diagonal in a row whose first word is its second
+])
+def test_bits_outside_the_graph_are_refused(tmp_path, n, row, column):
+    P = _random_graph(n)
+    path = tmp_path / "g"
+    save_packed(path, P)
+    words = P.words.copy()
+    words[P.offsets[row] + column // 64 - P.first_word[row]] |= np.uint64(1) << np.uint64(
+        column % 64)
+    data = path.read_bytes()
+    path.write_bytes(_resign_payload(data, words.astype("<u8").tobytes()))
+    with pytest.raises(ValueError, match=r"sets 1 bit\(s\) outside the graph") as info:
+        load_packed(path)
+    assert str(row) not in str(info.value).split("(")[-1]  # a count, not a position
+    # and save_packed refuses to write such a graph in the first place
+    with pytest.raises(ValueError, match="outside its strict upper triangle"):
+        save_packed(tmp_path / "h", PackedAdjacency(n, words))
+
+
+def test_a_lying_node_count_is_refused_before_anything_is_allocated(saved, monkeypatch):
+    import tracemalloc
+
+    import tdadp.graphs._packed as packed
+
+    def no_layout(n):
+        raise AssertionError(f"packed_layout({n}) built from an unchecked header")
+
+    monkeypatch.setattr(packed, "packed_layout", no_layout)
+    _, path = saved
+    n = 10**9
+    path.write_bytes(_resign(path.read_bytes(), lambda h: h.update(
+        n=n, n_words=packed_file.n_words(n), nodes=None)))
+    tracemalloc.start()
+    try:
+        with pytest.raises(ValueError, match="truncated"):
+            load_packed(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 * 2**20  # a step of the header scan; the claim needs 62 PB
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda h: h.update(n_words=float(h["n_words"])), "word count does not match"),
+    (lambda h: h.update(n_words=str(h["n_words"])), "word count does not match"),
+    (lambda h: h.update(n=70.0), "no valid node count"),
+    (lambda h: h.update(n=-1), "no valid node count"),
+    (lambda h: h.update(nodes=[{"a": 1}] + h["nodes"][1:]), "1 of its node names are not"),
+    (lambda h: h.update(nodes=[None] * 70), "70 of its node names are not"),
+    (lambda h: h.update(nodes=[[1]] + h["nodes"][1:]), "node names are not"),
+    (lambda h: h.update(nodes={"a": 1}), "node names are not a list"),
+    (lambda h: h.update(sha256=5), "sha256 is not 64 lowercase hex"),
+    (lambda h: h.update(tdadp_version=None), "tdadp_version is not a string"),
+    (lambda h: h.update(extra=1), "adds 1 field"),
+    (lambda h: h.pop("nodes"), "lacks 1"),
+    (lambda h: h.update(guarantee=[1]), "not a tdadp PrivacyGuarantee"),
+    (lambda h: h.update(guarantee={**h["guarantee"], "components": [5]}),
+     "not a tdadp PrivacyGuarantee"),
+])
+def test_every_header_field_is_checked(saved, edit, message):
+    _, path = saved
+    path.write_bytes(_resign(path.read_bytes(), edit))
+    with pytest.raises(ValueError, match=message):
+        load_packed(path)
+
+
+def test_names_follow_one_rule_both_ways(tmp_path):
+    # what save_packed refuses, load_packed refuses; what it writes, load_packed reads
+    for bad in ({"a": 1}, None, [1], float("inf")):
+        P = PackedAdjacency(2, nodes=[bad, "b"])
+        with pytest.raises(ValueError, match="node name 0"):
+            save_packed(tmp_path / "x", P)
+
+
+def test_a_deeply_nested_guarantee_is_refused_clearly(saved):
+    _, path = saved
+
+    def nest(h, depth):
+        g = h["guarantee"]
+        for _ in range(depth):
+            g = {**h["guarantee"], "components": [g]}
+        h["guarantee"] = g
+
+    data = path.read_bytes()
+    path.write_bytes(_resign(data, lambda h: nest(h, 17)))
+    with pytest.raises(ValueError, match="nested more than 16 levels"):
+        load_packed(path)
+    # 100,000 levels (json.dumps cannot even write it): refused before the parser recurses
+    magic_end, header_end, _ = _lines(data)
+    header = json.loads(data[magic_end:header_end])
+    g = json.dumps(header["guarantee"]).encode()
+    inner = g[:-1] + b', "components": ['
+    deep = inner * 100_000 + g + b"]}" * 100_000
+    line = json.dumps({**header, "guarantee": None}).encode().replace(b'"guarantee": null',
+                                                                     b'"guarantee": ' + deep)
+    path.write_bytes(_signed(data, line))
+    with pytest.raises(ValueError, match="nests 2000\\d+ levels deep"):
+        load_packed(path)
+    line = json.dumps({**header, "nodes": None}).encode().replace(
+        b'"nodes": null', b'"nodes": ' + b"[" * 100_000 + b"]" * 100_000)
+    path.write_bytes(_signed(data, line))
+    with pytest.raises(ValueError, match="nests 100001 levels deep"):
+        load_packed(path)
+
+
+def test_a_duplicate_header_field_is_refused(saved):
+    _, path = saved
+    data = path.read_bytes()
+    magic_end, header_end, _ = _lines(data)
+    line = data[magic_end:header_end - 1].replace(b'{"format": 2', b'{"format": 2, "n": 3', 1)
+    path.write_bytes(_signed(data, line))
+    with pytest.raises(ValueError, match="names a field twice"):
+        load_packed(path)
+
+
+def test_a_huge_checksum_line_is_not_read_whole(saved):
+    _, path = saved
+    data = path.read_bytes()
+    _, header_end, check_end = _lines(data)
+    path.write_bytes(data[:header_end] + b"0" * 10**7 + data[check_end - 1:])
+    with pytest.raises(ValueError, match="checksum"):
+        load_packed(path)
