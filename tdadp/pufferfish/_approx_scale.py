@@ -10,14 +10,15 @@ import numpy as np
 
 from ._mixing import chain_mixing
 from ._quilt_search import InfluenceTables, quilt_choice, score_objective, search_built
-from ._scale import ChainNoiseScale, check_scale_args
-from ._theta import parse_thetas
+from ._scale import ChainNoiseScale, check_scale_args, check_work_memory
+from ._theta import check_secret_pairs, parse_thetas
 
 __all__ = ["mqm_approx_scale", "approx_tables"]
 
 
 def approx_tables(pi_min, gap, T, L, k):
     """Lemma 4.8's bounds of the influences for quilt distances up to L (k states)."""
+    check_work_memory(8 * 4 * (L + 1) ** 2, f"MQMApprox's influence tables (quilt length {L})")
     t = np.arange(L + 1, dtype=float)
     with np.errstate(over="ignore"):
         Delta = np.exp(-gap * t) / pi_min
@@ -67,6 +68,12 @@ def mqm_approx_scale(thetas, T, epsilon, lipschitz=1.0, max_quilt=None):
     ChainNoiseScale
         ``per_theta`` holds one entry, for the class.
 
+    Raises
+    ------
+    ValueError
+        For a reducible transition matrix; at a finite epsilon, for a class without a possible
+        secret pair (see :func:`mqm_exact_scale`); before any work, for more memory than left.
+
     References
     ----------
     Song, Wang, Chaudhuri (2017), Section 4.4, Lemmas 4.8 and 4.9, Algorithm 4.
@@ -88,8 +95,10 @@ def mqm_approx_scale(thetas, T, epsilon, lipschitz=1.0, max_quilt=None):
         pi_min = min(m[0] for m in mix)
         gap = min(m[1] for m in mix)
         k = chains[0].P.shape[0]
+    if np.isfinite(eps):
+        check_secret_pairs(kind, chains, T)
     found = search_built(lambda W: approx_tables(pi_min, gap, T, W, k), L,
-                          score_objective(eps))
+                         score_objective(eps), T=T)
     choice = quilt_choice(found)
     reason = f"Lemma 4.8 bound with pi_min = {pi_min:.6g}, eigengap g = {gap:.6g}"
     return ChainNoiseScale("MQMApprox", lip * choice.score, choice.score, eps, lip, T,

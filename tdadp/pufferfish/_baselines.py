@@ -10,11 +10,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.linalg import eigvals_banded, solve_banded
-from scipy.sparse import diags
+from scipy.linalg import LinAlgError, cholesky_banded, eigvalsh_tridiagonal, solve_banded
 
-from ._scale import ChainNoiseScale, check_scale_args, quiet_log
-from ._theta import family_cells, parse_thetas
+from ._scale import ChainNoiseScale, check_scale_args, check_work_memory, quiet_log
+from ._theta import check_secret_pairs, family_cells, parse_thetas
 
 __all__ = ["group_dp_scale", "gk16_scale"]
 
@@ -125,20 +124,78 @@ def _family_gk16(fam, T):
     return upper, lower
 
 
+_EPS = np.finfo(float).eps
+
+
+def _round_up(x, rel):
+    """x (>= 0) times (1 + rel), rounded up: an upper bound of x (1 + rel) whatever the
+    rounding of the product."""
+    return float(np.nextafter(x * (1.0 + rel), np.inf))
+
+
+def _top_eigenvalue_bound(d, e):
+    """A certified upper bound of the largest eigenvalue of the symmetric tridiagonal matrix
+    with diagonal ``d >= 0`` and off-diagonal ``e >= 0``, whose entries carry a relative
+    rounding error of a few ulps (they are sums of products). O(n).
+
+    The estimate is LAPACK's bisection on the Sturm count (``stebz``, O(n) per eigenvalue); it
+    is certified by a banded Cholesky factorization of ``x I - M`` at ``x`` just above it:
+    when it runs to completion, ``x I - M + E`` is positive semi-definite with
+    ``|E| <= gamma_3 |R^T| |R|`` (Higham, Accuracy and Stability of Numerical Algorithms,
+    Thm 10.5; inner products of length 2 for a bandwidth of 1), whose 2-norm is at most
+    ``3 gamma_3 (x + ||M||)``; the entries' own rounding adds ``2.5 eps ||M||_inf``. So
+    ``lambda_max <= x + 16 eps (x + ||M||_inf)``. If the factorization fails at every trial
+    shift, Gershgorin's bound ``||M||_inf`` is used (always an upper bound).
+    """
+    n = d.size
+    ae = np.abs(e)
+    row = d.copy()
+    row[:-1] += ae
+    row[1:] += ae
+    norm_inf = _round_up(float(row.max()), 4 * _EPS)      # Gershgorin, rounded up
+    if n == 1 or not ae.any():
+        return _round_up(float(d.max()), 4 * _EPS)
+    lam = float(eigvalsh_tridiagonal(d, e, select="i", select_range=(n - 1, n - 1),
+                                     lapack_driver="stebz")[0])
+    margin = 8.0 * _EPS * norm_inf
+    for _ in range(12):
+        x = lam + margin
+        band = np.empty((2, n))
+        band[0, 0] = 0.0
+        band[0, 1:] = -e
+        band[1] = x - d
+        try:
+            cholesky_banded(band, lower=False, check_finite=False)
+        except LinAlgError:
+            margin *= 8.0
+            continue
+        return min(norm_inf, _round_up(x + 16.0 * _EPS * (x + norm_inf), 4 * _EPS))
+    return norm_inf
+
+
 def _tridiagonal_norm(upper, lower):
-    """Spectral norm of the tridiagonal matrix with these off-diagonals (zero diagonal): the
-    square root of the top eigenvalue of the pentadiagonal Phi^T Phi, O(T)."""
+    """An upper bound of the spectral norm of the tridiagonal matrix with these off-diagonals
+    (zero diagonal), certified and within a few ulps of it, in O(T).
+
+    ``||Phi||^2`` is the top eigenvalue of ``M = Phi^T Phi``; with a zero diagonal, ``Phi``
+    maps the even nodes to the odd ones and back, so ``M`` (pentadiagonal, zero first
+    off-diagonal) splits into two symmetric tridiagonal matrices, on the even and on the odd
+    nodes, each bounded by :func:`_top_eigenvalue_bound`. Infinite influences: ``inf``.
+    """
     T = upper.size + 1
     if T == 1:
         return 0.0
-    Phi = diags([lower, upper], [-1, 1], format="csr")
-    M = (Phi.T @ Phi).todia()
-    band = np.zeros((3, T))
-    for k in range(3):
-        d = M.diagonal(k)
-        band[2 - k, k:] = d
-    top = eigvals_banded(band, lower=False, select="i", select_range=(T - 1, T - 1))
-    return float(np.sqrt(max(0.0, top[-1])))
+    if not (np.isfinite(upper).all() and np.isfinite(lower).all()):
+        return math.inf
+    up = np.zeros(T)
+    up[1:] = upper            # Phi[j - 1, j]
+    lo = np.zeros(T)
+    lo[:-1] = lower           # Phi[j + 1, j]
+    diag = up * up + lo * lo                 # M[j, j]
+    off = lower[:-1] * upper[1:]             # M[j, j + 2] = Phi[j + 1, j] Phi[j + 1, j + 2]
+    top = max(_top_eigenvalue_bound(diag[0::2], off[0::2]),
+              _top_eigenvalue_bound(diag[1::2], off[1::2]))
+    return _round_up(math.sqrt(top), 2 * _EPS)
 
 
 def gk16_scale(thetas, T, epsilon, lipschitz=1.0):
@@ -153,11 +210,23 @@ def gk16_scale(thetas, T, epsilon, lipschitz=1.0):
     supremum over Theta is taken entry by entry (for the interval family, over cells as for
     MQMExact).
 
+    The spectral norm is computed in O(T) and is an upper bound, certified (the privacy
+    calibration rests on it being below 1): LAPACK's bisection on the Sturm count of the two
+    tridiagonal blocks of ``Phi^T Phi`` (even and odd nodes), checked by a banded Cholesky
+    factorization just above it, within a few ulps of the exact value.
+
     Returns
     -------
     ChainNoiseScale
         ``applicable=False`` (and ``scale=inf``, with the reason) when some theta's influence
-        matrix has spectral norm >= 1: GK16 gives no guarantee there.
+        matrix has spectral norm >= 1 (or an infinite entry: a transition of probability 0
+        next to a possible one): GK16 gives no guarantee there.
+
+    Raises
+    ------
+    ValueError
+        At a finite epsilon, for a class without a possible secret pair (see
+        :func:`mqm_exact_scale`); before any work, for more memory than left (O(T)).
 
     References
     ----------
@@ -176,6 +245,11 @@ def gk16_scale(thetas, T, epsilon, lipschitz=1.0):
     """
     kind, chains = parse_thetas(thetas)
     T, eps, lip, _ = check_scale_args(T, epsilon, lipschitz, None)
+    if math.isfinite(eps):
+        check_secret_pairs(kind, chains, T)
+    # the influence off-diagonals, the even / odd tridiagonal blocks and their factorization,
+    # the banded system of the row sums: about 20 arrays of T floats
+    check_work_memory(8 * 20 * T, f"GK16's influence matrix (T = {T})")
     if kind == "family":
         offs = [_family_gk16(chains, T)]
     else:

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import math
+from functools import partial
 
 import numpy as np
 
@@ -21,8 +22,9 @@ from ..utils._params import Interval, Options
 from ._approx_scale import mqm_approx_scale
 from ._baselines import gk16_scale, group_dp_scale
 from ._exact_scale import exact_tables, family_tables, mqm_exact_scale
-from ._quilt_search import Objective, search
-from ._theta import parse_thetas
+from ._quilt_search import Objective, search_built
+from ._theta import chain_support, parse_thetas
+from ._value_release import check_positive_noise
 
 __all__ = [
     "MQMExact",
@@ -35,9 +37,10 @@ __all__ = [
 ]
 
 # Sensitivities of the counts from this on put the noise grid above 1 (calibrate_noise's grid
-# is ~2^-30 of the sensitivity): integer counts would be rounded. 2 sigma eps <= 2 T, so this
-# only refuses chains of a billion records.
+# is ~2^-30 of the sensitivity): integer counts would be rounded. 2 sigma eps <= 2 T, so every
+# chain shorter than _MAX_LENGTH is fine, and longer ones are refused before any work.
 _MAX_COUNT_SENSITIVITY = 2.0 ** 31
+_MAX_LENGTH = 2 ** 30
 
 
 def _sequences(X, n_states, length=None):
@@ -85,6 +88,12 @@ class _ChainHistogram(ReleaseMechanism):
     Changing one record moves 1/T from one bin to another, so the histogram is
     ``2 / T``-Lipschitz; the noise is drawn on the counts (exact integers, scale ``2 sigma``)
     and divided by T.
+
+    At a finite epsilon there is always noise: ``fit`` refuses a class without a possible
+    secret pair, and the Pufferfish releases (not GroupDP, differential privacy for any data)
+    refuse in ``transform`` a chain of probability zero under every theta (a first state or a
+    transition the class rules out: the guarantee says nothing about it), without saying
+    where. Chains of ``2^30`` records or more are refused before any work.
     """
 
     _method = ""
@@ -111,6 +120,9 @@ class _ChainHistogram(ReleaseMechanism):
         if T is None:
             raise ValueError(f"{type(self).__name__} needs the chain's length: set length=T or "
                              "fit on the sequence(s) to release (only their length is read).")
+        if T >= _MAX_LENGTH:
+            raise ValueError(f"length: the chain is too long (T = {T}) for exact integer noise: "
+                             f"at most {_MAX_LENGTH - 1} records.")
         result = self._scale(self.thetas, int(T), 2.0 / T)
         if not result.applicable:
             raise ValueError(f"{type(self).__name__}: {result.reason}.")
@@ -120,13 +132,41 @@ class _ChainHistogram(ReleaseMechanism):
         sens = 2.0 * result.score * eps if math.isfinite(eps) else 0.0
         if sens >= _MAX_COUNT_SENSITIVITY:
             raise ValueError(f"the chain is too long (T = {T}) for exact integer noise.")
+        calibration = calibrate_noise(sens, eps, "laplace", integer=True)
+        check_positive_noise(calibration, eps, type(self).__name__)
         self.length_ = int(T)
         self.n_states_ = k
         self.score_ = float(result.score)
         self.scale_result_ = result
-        self.noise_calibration_ = calibrate_noise(sens, eps, "laplace", integer=True)
+        self.noise_calibration_ = calibration
         self.noise_scale_ = self.noise_calibration_.scale / self.length_
+        self._support = self._class_support() if math.isfinite(eps) else None
         return self._guarantee(eps)
+
+    def _class_support(self):
+        """What the class allows (see :func:`chain_support`): a release is promised for the
+        chains of positive probability under some theta, and refuses the others."""
+        return chain_support(*parse_thetas(self.thetas))
+
+    def _check_support(self, seqs):
+        """Refuse chains of probability zero under every theta, without saying where."""
+        support = getattr(self, "_support", None)
+        if support is None:
+            return
+        bad = 0
+        for seq in seqs:
+            possible = False
+            for first, moves in support:
+                if (first is None or first[seq[0]]) and moves[seq[:-1], seq[1:]].all():
+                    possible = True
+                    break
+            bad += not possible
+        if bad:
+            which = "the chain has" if len(seqs) == 1 else f"{bad} of the {len(seqs)} chains have"
+            raise ValueError(
+                f"X: {which} probability zero under every theta of the class (a first state or "
+                "a transition the class rules out). The Pufferfish guarantee holds for the "
+                "chains the class can generate only: fix the class (thetas) or the data.")
 
     def _guarantee(self, eps):
         return PrivacyGuarantee(
@@ -137,7 +177,9 @@ class _ChainHistogram(ReleaseMechanism):
             noise_scale=self.noise_scale_, definition="Pufferfish privacy")
 
     def _split(self, X):
-        return _sequences(X, self.n_states_, self.length_)
+        seqs, single = _sequences(X, self.n_states_, self.length_)
+        self._check_support(seqs)
+        return seqs, single
 
     def _release(self, seq, rng):
         counts = np.bincount(seq, minlength=self.n_states_).astype(np.int64)
@@ -317,6 +359,9 @@ class GroupDPHistogram(_ChainHistogram):
     def _scale(self, thetas, T, lipschitz):
         return group_dp_scale(T, self.epsilon, lipschitz)
 
+    def _class_support(self):
+        return None     # differential privacy: a guarantee for every chain, whatever the class
+
     def _guarantee(self, eps):
         return PrivacyGuarantee(
             mechanism=f"GroupDPHistogram (relative-frequency histogram, T = {self.length_})",
@@ -352,6 +397,9 @@ class GK16Histogram(GroupDPHistogram):
 
     def _scale(self, thetas, T, lipschitz):
         return gk16_scale(thetas, T, self.epsilon, lipschitz)
+
+    def _class_support(self):
+        return _ChainHistogram._class_support(self)
 
     def _guarantee(self, eps):
         return _ChainHistogram._guarantee(self, eps)
@@ -418,6 +466,7 @@ def compose_markov_quilt(releases):
     Returns
     -------
     PrivacyGuarantee
+        With ``epsilon = inf`` when a release has ``epsilon = inf`` (no noise, no privacy).
 
     Examples
     --------
@@ -428,7 +477,13 @@ def compose_markov_quilt(releases):
     >>> round(g.epsilon, 3), g.epsilon <= 3.0
     (2.211, True)
     """
-    releases = list(releases)
+    if isinstance(releases, (str, bytes, MQMExact)):
+        releases = None
+    try:
+        releases = list(releases)
+    except TypeError:
+        raise ValueError("releases must be a sequence of fitted MQMExact / MQMApprox "
+                         "releases.") from None
     if not releases:
         raise ValueError("compose_markov_quilt needs at least one fitted release.")
     for r in releases:
@@ -440,9 +495,17 @@ def compose_markov_quilt(releases):
     for r in releases[1:]:
         if r.length_ != T or not _same_thetas(r.thetas, first.thetas):
             raise ValueError("the releases must share their class Theta and their length T.")
+    total = sum(r.guarantee_.epsilon for r in releases)
+    if not math.isfinite(total):
+        # a release without privacy (eps = inf, no noise) leaves none to the composition
+        return PrivacyGuarantee(
+            mechanism=f"composition of {len(releases)} Markov Quilt releases (one at "
+                      "epsilon = inf: no privacy)",
+            epsilon=math.inf, unit="secret pair", definition="Pufferfish privacy",
+            components=tuple(r.guarantee_ for r in releases))
     # sum_k L_k / b_k, in counts (L = 2 per changed record)
     scales = [r.noise_calibration_.scale for r in releases]
-    rate = math.inf if any(s == 0 for s in scales) else sum(2.0 / s for s in scales)
+    rate = sum(2.0 / s for s in scales)
 
     def value(e, card):
         e = np.asarray(e, dtype=float)
@@ -451,18 +514,20 @@ def compose_markov_quilt(releases):
         return np.where(np.isneginf(e), 0.0, v)
 
     # e + card * rate >= card * rate
-    objective = Objective(value, lambda v: math.inf if rate == 0 else max(0.0, v) / rate)
+    objective = Objective(value, lambda v: max(0.0, v) / rate)
 
     kind, chains = parse_thetas(first.thetas)
     L = T - 1
+    # each theta's (or cell's) search widens its quilts only as far as a longer one could
+    # still win, as the noise scales' search does
     if kind == "family":
         cells = np.linspace(chains.alpha, 1 - chains.alpha, chains.cells + 1)
-        tables = [family_tables(cells[j], cells[j + 1], cells[m], cells[m + 1], T, L)
-                  for j in range(chains.cells) for m in range(chains.cells)]
+        builds = [(partial(family_tables, cells[j], cells[j + 1], cells[m], cells[m + 1], T),
+                   True) for j in range(chains.cells) for m in range(chains.cells)]
     else:
-        tables = [exact_tables(c, T, L) for c in chains]
-    eps = max(max(0.0, float(search(tab, objective)[0])) for tab in tables)
-    total = sum(r.guarantee_.epsilon for r in releases)
+        builds = [(partial(exact_tables, c, T), c.stationary) for c in chains]
+    eps = max(max(0.0, float(search_built(build, L, objective, fixed, T=T)[0]))
+              for build, fixed in builds)
     return PrivacyGuarantee(
         mechanism=f"composition of {len(releases)} Markov Quilt releases (sum of epsilons "
                   f"{total:g})",

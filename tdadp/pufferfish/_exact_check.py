@@ -12,6 +12,7 @@ the atoms it is constant. Evaluating there is exact, not a sample of outputs.
 
 from __future__ import annotations
 
+import math
 from itertools import product
 
 import numpy as np
@@ -24,6 +25,8 @@ __all__ = ["MAX_CHAIN_SEQUENCES", "chain_histogram_privacy_exact"]
 
 # k^T sequences enumerated at most.
 MAX_CHAIN_SEQUENCES = 1 << 16
+# (output grid points) x (count vectors) evaluated at most (about 0.5 GB of floats).
+MAX_GRID_CELLS = 1 << 26
 
 
 def chain_histogram_privacy_exact(thetas, length, noise_scale):
@@ -40,7 +43,8 @@ def chain_histogram_privacy_exact(thetas, length, noise_scale):
     ----------
     thetas : (initial, transition) pair or sequence of them
     length : int
-        T, with ``k^T <= MAX_CHAIN_SEQUENCES``.
+        T, with ``k^T <= MAX_CHAIN_SEQUENCES`` (and at most ``MAX_GRID_CELLS`` terms: the
+        ``(T + 3)^k`` output points times the count vectors).
     noise_scale : float > 0
         Laplace scale on each relative frequency (e.g. a fitted release's ``noise_scale_``).
 
@@ -65,9 +69,19 @@ def chain_histogram_privacy_exact(thetas, length, noise_scale):
     check_param(noise_scale, [Interval("real", 0, np.inf, "neither")], "noise_scale")
     T = int(length)
     k = chains[0].P.shape[0]
-    if k ** T > MAX_CHAIN_SEQUENCES:
-        raise ValueError(f"{k}^{T} sequences is more than the {MAX_CHAIN_SEQUENCES} this exact "
-                         "computation enumerates.")
+    # k^T without building a huge integer: with k >= 2, T > 16 is already too many
+    if k ** min(T, 17) > MAX_CHAIN_SEQUENCES:
+        raise ValueError(f"length: {k}^{T} sequences is more than the {MAX_CHAIN_SEQUENCES} "
+                         "this exact computation enumerates.")
+    if T > MAX_CHAIN_SEQUENCES:
+        raise ValueError(f"length: the chain is too long (T = {T}) for this exact computation "
+                         f"(at most {MAX_CHAIN_SEQUENCES} records).")
+    # the output grid {-1..T+1}^k against every count vector (at most C(T+k-1, k-1) of them)
+    cells = (T + 3) ** k * min(k ** T, math.comb(T + k - 1, k - 1))
+    if cells > MAX_GRID_CELLS:
+        raise ValueError(f"length: the exact check evaluates {T + 3}^{k} outputs against every "
+                         f"count vector, {cells} terms, more than the {MAX_GRID_CELLS} it "
+                         "handles: use a shorter chain or fewer states.")
     if any(c.initial is None for c in chains):
         raise ValueError("chain_histogram_privacy_exact needs each initial distribution (a pmf "
                          "or 'stationary'), not 'any'.")

@@ -18,10 +18,15 @@ import numpy as np
 from ._approx_scale import approx_tables
 from ._mixing import chain_mixing
 from ._quilt_search import InfluenceTables, quilt_choice, score_objective, search_built
-from ._scale import ChainNoiseScale, check_scale_args, quiet_log
-from ._theta import family_cells, parse_thetas
+from ._scale import ChainNoiseScale, check_scale_args, check_work_memory, quiet_log
+from ._theta import check_secret_pairs, family_cells, parse_thetas
 
-__all__ = ["mqm_exact_scale", "quilt_influence_tables", "exact_tables", "family_tables"]
+__all__ = ["mqm_exact_scale", "quilt_influence_tables", "exact_tables", "family_tables",
+           "exact_nbytes"]
+
+# Elements of the (distance, state, state, state) temporaries of the log-ratio tables held at
+# once: the tables are built a few distances at a time (memory O(l k^2), not O(l k^3)).
+_CHUNK_ELEMS = 2_000_000
 
 
 # --------------------------------------------------------------------------------------------
@@ -37,22 +42,52 @@ def _powers(P, n):
     return out
 
 
+def _chunks(n, k):
+    """Slices of the distances 0..n-1 whose (k, k, k) temporaries fit in _CHUNK_ELEMS."""
+    step = max(1, _CHUNK_ELEMS // max(1, k ** 3))
+    return [slice(a, min(n, a + step)) for a in range(0, n, step)]
+
+
 def _forward_table(Pw):
     """F[t, s, s'] = max_y log P^t(s, y) / P^t(s', y) over y with P^t(s, y) > 0."""
-    lg = quiet_log(Pw)
-    with np.errstate(invalid="ignore"):
-        diff = lg[:, :, None, :] - lg[:, None, :, :]
-    diff = np.where(Pw[:, :, None, :] > 0, diff, -np.inf)
-    return diff.max(axis=3)
+    out = np.empty(Pw.shape)
+    for sl in _chunks(Pw.shape[0], Pw.shape[1]):
+        P = Pw[sl]
+        lg = quiet_log(P)
+        with np.errstate(invalid="ignore"):
+            diff = lg[:, :, None, :] - lg[:, None, :, :]
+        diff = np.where(P[:, :, None, :] > 0, diff, -np.inf)
+        out[sl] = diff.max(axis=3)
+    return out
 
 
 def _backward_base(Pw, support):
     """G[t, s, s'] = max_x log P^t(x, s) / P^t(x, s') over x in ``support``, P^t(x, s) > 0."""
-    lg = quiet_log(Pw)
-    with np.errstate(invalid="ignore"):
-        diff = lg[:, :, :, None] - lg[:, :, None, :]
-    mask = (Pw[:, :, :, None] > 0) & support[None, :, None, None]
-    return np.where(mask, diff, -np.inf).max(axis=1)
+    out = np.empty(Pw.shape)
+    for sl in _chunks(Pw.shape[0], Pw.shape[1]):
+        P = Pw[sl]
+        lg = quiet_log(P)
+        with np.errstate(invalid="ignore"):
+            diff = lg[:, :, :, None] - lg[:, :, None, :]
+        mask = (P[:, :, :, None] > 0) & support[None, :, None, None]
+        out[sl] = np.where(mask, diff, -np.inf).max(axis=1)
+    return out
+
+
+def exact_nbytes(k, T, L, start):
+    """Bytes of the main arrays of :func:`exact_tables` (``start``: "stationary", "pmf" or
+    "any"): the powers of P and the log-ratio tables (L + 1 distances of k x k), their
+    chunked temporaries, and for a stationary start the l x l two-sided table; for a pmf start
+    the marginals of the T nodes, for an "any" start the T powers of P."""
+    n, k2 = L + 1, k * k
+    nbytes = 8 * (5 * n * k2 + 4 * min(n * k ** 3, max(_CHUNK_ELEMS, k ** 3)))
+    if start == "stationary":
+        nbytes += 8 * (3 * n * k2 + 2 * n * n)
+    elif start == "any":
+        nbytes += 8 * (2 * T * k2 + k ** 3) + (T + 1) * k
+    else:
+        nbytes += 9 * (T + 1) * k
+    return nbytes
 
 
 def _pair_mask(valid):
@@ -89,6 +124,10 @@ def exact_tables(chain, T, L):
     """Exact influences (Eq. (5)) of one finite theta for quilt distances up to L."""
     P = chain.P
     k = P.shape[0]
+    start = "stationary" if chain.stationary else ("any" if chain.initial is None else "pmf")
+    check_work_memory(exact_nbytes(k, T, L, start),
+                      f"MQMExact's influence tables ({k} states, T = {T}, quilt length {L}, "
+                      f"{start} start)")
     Pw = _powers(P, L)
     F = _forward_table(Pw)
     if chain.stationary:
@@ -100,7 +139,8 @@ def exact_tables(chain, T, L):
         with np.errstate(invalid="ignore"):
             D = lpi[None, :] - lpi[:, None]
         D = np.where(V, D, -np.inf)
-        Gd = G + D
+        with np.errstate(invalid="ignore"):     # inf + -inf off the pairs, never read
+            Gd = G + D
         EF = _masked_max(F, V)
         EB = _masked_max(Gd, V)
         E2 = np.full((L + 1, L + 1), -np.inf)
@@ -149,7 +189,8 @@ def exact_tables(chain, T, L):
             with np.errstate(invalid="ignore"):
                 D = lm[None, :] - lm[:, None]
         D = np.where(V, D, -np.inf)
-        Ga = G[1:A + 1] + D                                  # (A, k, k)
+        with np.errstate(invalid="ignore"):     # inf + -inf off the pairs, never read
+            Ga = G[1:A + 1] + D                              # (A, k, k)
         EF = np.full(B + 1, -np.inf)
         EF[1:] = _masked_max(F[1:B + 1], V)
         EB = np.full(A + 1, -np.inf)
@@ -177,6 +218,8 @@ def _box_log_ratio(mu_lo, mu_hi, r_lo, r_hi):
 
 def family_tables(p0, p1, q0, q1, T, L):
     """Bounds of the influences over the binary chains with p in [p0, p1], q in [q0, q1]."""
+    check_work_memory(8 * 12 * (L + 1) ** 2, f"the interval family's influence tables "
+                                             f"(quilt length {L})")
     t = np.arange(L + 1)
     lam_lo, lam_hi = p0 + q0 - 1.0, p1 + q1 - 1.0
     a, b = lam_lo ** t, lam_hi ** t
@@ -190,7 +233,8 @@ def family_tables(p0, p1, q0, q1, T, L):
     F0[0] = F1[0] = -np.inf
     Fs = np.stack([F0, F1])
     EF = Fs.max(axis=0)
-    E2 = (Fs[:, :, None] + Fs[:, None, :]).max(axis=0)
+    with np.errstate(invalid="ignore"):     # inf + -inf at the unused distance 0 only
+        E2 = (Fs[:, :, None] + Fs[:, None, :]).max(axis=0)
     return InfluenceTables(T, L, E2, EF, EF.copy())
 
 
@@ -282,6 +326,15 @@ def mqm_exact_scale(thetas, T, epsilon, lipschitz=1.0, max_quilt=None):
     ChainNoiseScale
         ``scale``, ``score`` and, per theta, the worst node with its best quilt.
 
+    Raises
+    ------
+    ValueError
+        At a finite epsilon, for a class under which no secret pair is possible (every theta
+        makes every X_i certain: the release would get no noise); and, before any work, when
+        the tables would need more memory than this process has left (O(l k^2) for the powers
+        and log-ratio tables, O(T k) for a pmf start, O(T k^2) for an "any" start, O(T + l^2)
+        for the search).
+
     References
     ----------
     Song, Wang, Chaudhuri, "Pufferfish privacy mechanisms for correlated data", SIGMOD
@@ -302,13 +355,16 @@ def mqm_exact_scale(thetas, T, epsilon, lipschitz=1.0, max_quilt=None):
     """
     kind, chains = parse_thetas(thetas)
     T, eps, lip, L = check_scale_args(T, epsilon, lipschitz, max_quilt)
+    if np.isfinite(eps):
+        check_secret_pairs(kind, chains, T)
     objective = score_objective(eps)
     lower = None
     if kind == "family":
         fam = chains
         worst = None
         for p0, p1, q0, q1 in family_cells(fam):
-            found = search_built(partial(family_tables, p0, p1, q0, q1, T), L, objective)
+            found = search_built(partial(family_tables, p0, p1, q0, q1, T), L, objective,
+                                 T=T)
             if worst is None or found[0] > worst[0]:
                 worst = found
         lower = 0.0
@@ -316,14 +372,14 @@ def mqm_exact_scale(thetas, T, epsilon, lipschitz=1.0, max_quilt=None):
         for p in grid:
             for q in grid:
                 lower = max(lower, search_built(partial(family_tables, p, p, q, q, T), L,
-                                                 objective)[0])
+                                                 objective, T=T)[0])
         per = (quilt_choice(worst),)
         reason = (f"interval family [{fam.alpha:g}, {1 - fam.alpha:g}], stationary start: "
                   f"upper bound over {fam.cells}x{fam.cells} cells (exact score at the "
                   f"corners: at most {lower:.6g})")
     else:
         per = tuple(quilt_choice(search_built(lambda W, c=c: exact_tables(c, T, W), L, objective,
-                                          fixed=c.stationary)) for c in chains)
+                                              fixed=c.stationary, T=T)) for c in chains)
         reason = "exact max-influence (Eq. 5) for each theta"
     score = max(c.score for c in per)
     return ChainNoiseScale("MQMExact", lip * score, score, eps, lip, T, per, True, reason,

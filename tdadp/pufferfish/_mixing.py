@@ -2,21 +2,11 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
-from ._theta import check_transition, stationary_distribution
+from ._theta import check_transition, is_irreducible, stationary_distribution
 
 __all__ = ["chain_mixing"]
-
-
-def _irreducible(P):
-    k = P.shape[0]
-    R = (P > 0) | np.eye(k, dtype=bool)
-    for _ in range(max(1, math.ceil(math.log2(max(k, 2))))):
-        R = (R.astype(np.int64) @ R.astype(np.int64)) > 0
-    return bool(R.all())
 
 
 def chain_mixing(P):
@@ -35,7 +25,7 @@ def chain_mixing(P):
     [0.2, 0.5]
     """
     P = check_transition(P, "chain_mixing")
-    if not _irreducible(P):
+    if not is_irreducible(P):
         raise ValueError("MQMApprox needs irreducible chains (a unique stationary distribution "
                          "with pi_min > 0); use MQMExact for this chain.")
     pi = stationary_distribution(P)

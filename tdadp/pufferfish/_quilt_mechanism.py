@@ -23,8 +23,8 @@ import numpy as np
 
 from ..dp._guarantee import PrivacyGuarantee
 from ..dp._noise import calibrate_noise
-from ..utils._params import Interval
-from ._value_release import ValueRelease, as_real
+from ..utils._params import Interval, check_param
+from ._value_release import ValueRelease, as_databases, as_real, check_positive_noise
 
 __all__ = [
     "quilt_max_influence",
@@ -35,11 +35,12 @@ __all__ = [
 
 
 def _joint(databases, probabilities):
-    D = np.asarray(databases)
-    if D.ndim != 2 or D.shape[0] == 0:
-        raise ValueError(f"databases must be a non-empty 2-D array (one database per row), got "
-                         f"shape {D.shape}.")
+    D = as_databases(databases)
     ws = probabilities
+    if ws is None or isinstance(ws, (str, bytes)) or np.ndim(ws) == 0 and not isinstance(
+            ws, (list, tuple)):
+        raise ValueError("probabilities must be an array of one probability per database, or "
+                         f"a sequence of them, got {type(ws).__name__}.")
     if isinstance(ws, np.ndarray) and ws.ndim == 1 or (
             isinstance(ws, (list, tuple)) and ws and isinstance(ws[0], numbers.Real)):
         ws = [ws]
@@ -58,8 +59,19 @@ def _joint(databases, probabilities):
 
 
 def _columns(D, nodes, name):
-    nodes = [int(v) for v in np.atleast_1d(np.asarray(nodes, dtype=np.int64))] \
-        if np.size(nodes) else []
+    """Column indices: ints (not bools, floats or strings), each a column of D."""
+    try:
+        arr = np.asarray(nodes) if nodes is not None else None
+    except (TypeError, ValueError):
+        arr = None
+    if arr is None or arr.ndim > 1:
+        raise ValueError(f"{name} must be a column index (an int) or a sequence of them, got "
+                         f"{type(nodes).__name__}.")
+    nodes = list(arr.ravel()) if arr.dtype == object else arr.ravel().tolist()
+    for v in nodes:
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (numbers.Integral, np.integer)):
+            raise ValueError(f"{name}: a node is a column index (an int), got {v!r}.")
+    nodes = [int(v) for v in nodes]
     for v in nodes:
         if not 0 <= v < D.shape[1]:
             raise ValueError(f"{name}: node {v} is not a column of databases (0..."
@@ -151,6 +163,7 @@ def is_markov_quilt(databases, probabilities, node, quilt, nearby, atol=1e-12):
     >>> is_markov_quilt(D, w, 0, [1], [0]), is_markov_quilt(D, w, 1, [2], [1])
     (True, False)
     """
+    check_param(atol, [Interval("real", 0, math.inf, "left")], "atol")
     D, ws = _joint(databases, probabilities)
     (i,) = _columns(D, [node], "node")
     Q = _columns(D, quilt, "quilt")
@@ -182,21 +195,32 @@ def _candidates(X):
     if X is None:
         raise ValueError("MarkovQuiltMechanism is fitted on the candidate quilts: fit(X) needs "
                          "X, for each node a sequence of (max-influence, card(X_N)) pairs.")
-    items = list(X.items()) if isinstance(X, dict) else list(enumerate(X))
+    if isinstance(X, (str, bytes)):
+        raise ValueError("X must be, for each node, a sequence of (max-influence, card(X_N)) "
+                         "candidates (a dict or a sequence), got a string.")
+    try:
+        items = list(X.items()) if isinstance(X, dict) else list(enumerate(X))
+    except TypeError:
+        raise ValueError("X must be, for each node, a sequence of (max-influence, card(X_N)) "
+                         f"candidates (a dict or a sequence), got {type(X).__name__}.") from None
     if not items:
         raise ValueError("X must hold at least one node's candidate quilts.")
     out = []
     for label, quilts in items:
+        if not isinstance(quilts, (list, tuple)):
+            raise ValueError(f"node {label!r}: its candidate quilts must be a list of "
+                             f"(max-influence, card(X_N)) pairs, got {type(quilts).__name__}.")
         cands = []
         for j, q in enumerate(quilts):
             if not isinstance(q, (tuple, list)) or len(q) not in (2, 3):
                 raise ValueError(f"node {label!r}: each candidate quilt must be (max-influence, "
                                  "card(X_N)) or (max-influence, card(X_N), label).")
             e, n = q[0], q[1]
-            if not isinstance(e, numbers.Real) or math.isnan(e) or e < 0:
+            if isinstance(e, (bool, np.bool_)) or not isinstance(e, numbers.Real) \
+                    or math.isnan(e) or e < 0:
                 raise ValueError(f"node {label!r}: a max-influence must be a number >= 0 "
                                  f"(inf allowed), got {e!r}.")
-            if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 1:
+            if isinstance(n, (bool, np.bool_)) or not isinstance(n, numbers.Integral) or n < 1:
                 raise ValueError(f"node {label!r}: card(X_N) must be an int >= 1 (X_N "
                                  f"contains the node), got {n!r}.")
             cands.append((float(e), int(n), q[2] if len(q) == 3 else j))
@@ -233,7 +257,8 @@ class MarkovQuiltMechanism(ValueRelease):
     secrets "X_i = a" and the class the influences were computed for (Theorem 4.3), provided
     each candidate is a Markov quilt (:func:`is_markov_quilt`) and the query is
     ``lipschitz``-Lipschitz in L1 per changed node. Include the empty quilt (influence 0, all
-    n nodes nearby) so that every node has a finite score.
+    n nodes nearby) so that every node has a finite score. A noise scale that underflows to 0
+    or overflows at the given epsilon and Lipschitz constant is refused.
 
     Parameters
     ----------
@@ -320,8 +345,15 @@ class MarkovQuiltMechanism(ValueRelease):
 
     def _calibrate(self, X):
         eps = float(self.epsilon)
-        sigma, node, quilt, sigmas = _quilt_search(_candidates(X), eps)
+        cands = _candidates(X)
+        sigma, node, quilt, sigmas = _quilt_search(cands, eps)
         if not math.isfinite(sigma):
+            below = any(e < eps for label, quilts in cands if label == node
+                        for e, _, _ in quilts)
+            if below:       # card / (eps - e) overflows: a finite influence, a tiny epsilon
+                raise ValueError(f"epsilon: the noise scale card(X_N) / (epsilon - e) of node "
+                                 f"{node!r} is beyond float range at epsilon = {eps:g}; use a "
+                                 "larger epsilon.")
             raise ValueError(f"node {node!r} has no candidate quilt with max-influence below "
                              f"epsilon = {eps:g}: add the empty quilt (influence 0, every "
                              "node nearby).")
@@ -332,7 +364,13 @@ class MarkovQuiltMechanism(ValueRelease):
         # Noise of scale L sigma, calibrated as a sensitivity L sigma eps at eps (the grid of
         # the noise follows the sensitivity, which stays near L card(X_N) at any eps).
         sens = float(self.lipschitz) * self.score_ * eps if math.isfinite(eps) else 0.0
-        self.noise_calibration_ = calibrate_noise(sens, eps, "laplace", integer=False)
+        if math.isfinite(eps) and not 0.0 < sens < math.inf:
+            raise ValueError(f"lipschitz: lipschitz * score * epsilon = {sens!r} is 0 or beyond "
+                             "float range (lipschitz too small or too large for this "
+                             "epsilon): rescale the query and its Lipschitz constant.")
+        calibration = calibrate_noise(sens, eps, "laplace", integer=False)
+        check_positive_noise(calibration, eps, "MarkovQuiltMechanism")
+        self.noise_calibration_ = calibration
         self.noise_scale_ = self.noise_calibration_.scale
         return PrivacyGuarantee(
             mechanism="MarkovQuiltMechanism", epsilon=eps, unit="secret pair",

@@ -26,7 +26,7 @@ import math
 
 import numpy as np
 
-from ._scale import QuiltChoice
+from ._scale import QuiltChoice, check_work_memory
 
 __all__ = [
     "InfluenceTables",
@@ -35,12 +35,24 @@ __all__ = [
     "search",
     "search_built",
     "quilt_choice",
+    "search_nbytes",
 ]
 
 # Nodes evaluated at once by the position-free search (memory: this many x the quilt length).
 _CHUNK = 4096
 # Quilt distances searched first at each node by the node-by-node search.
 _WINDOW = 32
+
+
+def search_nbytes(T, W):
+    """Bytes of the main arrays of a position-free search over T nodes with quilts up to W:
+    the per-node values, the W x W tables and their temporaries, the chunks of nodes."""
+    return 8 * (6 * T + 10 * (W + 1) ** 2 + 8 * min(T, _CHUNK) * (W + 1))
+
+
+def _node_nbytes(W):
+    """Bytes of one node's tables and candidate arrays for quilts up to W."""
+    return 8 * 6 * (W + 1) ** 2
 
 
 def _score(e, card, eps):
@@ -144,6 +156,7 @@ def search(tab, objective):
     # objective.card_bound says, so the window is widened only when a wider quilt could win.
     W0 = min(tab.L, _WINDOW)
     worst = None
+    checked = W0
     for i in range(1, T + 1):
         E2, EF, EB, has_pair = tab.node(i, W0)
         if not has_pair:
@@ -152,6 +165,10 @@ def search(tab, objective):
         bound = objective.card_bound(val)
         if W0 < tab.L and bound > W0 + 1:
             W = tab.L if not math.isfinite(bound) else min(tab.L, int(bound) + 1)
+            if checked < W:
+                check_work_memory(_node_nbytes(W), f"the quilt search of node {i} with quilts "
+                                                   f"up to {W} nodes away")
+                checked = W
             E2, EF, EB, _ = tab.node(i, W)
             val, (quilt, card, infl) = _node_candidates(i, T, E2, EF, EB, objective)
         if worst is None or val > worst[0]:
@@ -179,7 +196,7 @@ def score_objective(eps):
                       lambda v: 0.0 if v <= 0 else v * eps)
 
 
-def search_built(build, L, objective, fixed=True):
+def search_built(build, L, objective, fixed=True, T=None):
     """``search`` over quilts of length <= L, the tables built by ``build(W)`` for W <= L.
 
     Position-free tables are first built for W = min(L, 32): a quilt reaching beyond W has
@@ -188,14 +205,22 @@ def search_built(build, L, objective, fixed=True):
     the tables are rebuilt once, long enough for every quilt that could still win (for a chain
     that mixes, the worst node's best quilt is short and the search is O(W^2 + T W), not
     O(T^2)).
+
+    With ``T`` given, the memory of each search is checked before its tables are built
+    (:func:`search_nbytes`; the table builders check their own arrays).
     """
     if not fixed:
         return search(build(L), objective)
     W = min(L, _WINDOW)
+    if T is not None:
+        check_work_memory(search_nbytes(T, W), f"the quilt search over T = {T} nodes")
     found = search(build(W), objective)
     bound = objective.card_bound(found[0])
     if W < L and bound > W + 1:
         W = L if not math.isfinite(bound) else min(L, int(bound) + 1)
+        if T is not None:
+            check_work_memory(search_nbytes(T, W), f"the quilt search over T = {T} nodes with "
+                                                   f"quilts up to {W} nodes away")
         found = search(build(W), objective)
     return found
 

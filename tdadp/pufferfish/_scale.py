@@ -13,9 +13,26 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..utils._memory import check_memory
 from ..utils._params import Interval, check_param
 
-__all__ = ["QuiltChoice", "ChainNoiseScale", "check_scale_args", "quiet_log"]
+__all__ = ["QuiltChoice", "ChainNoiseScale", "check_scale_args", "quiet_log",
+           "check_work_memory"]
+
+# Work below this many bytes is not checked against the memory left (reading the limits costs
+# about 0.1 ms, and the interval family runs a search per cell).
+_SMALL_WORK = 1 << 26
+
+
+def check_work_memory(nbytes, what):
+    """Refuse, before allocating, work that needs more memory than this process has left.
+
+    ``nbytes`` is the estimate of the main arrays (see :func:`tdadp.utils._memory.check_memory`);
+    the message says how much is needed and what to change.
+    """
+    if nbytes > _SMALL_WORK:
+        check_memory(nbytes, what, " Give a shorter chain (length T) or a smaller max_quilt "
+                                   "(the quilt-length parameter l).")
 
 
 def check_scale_args(T, epsilon, lipschitz, max_quilt):

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import connected_components
 
 from ..utils._params import Interval, check_param
 from ._value_release import as_real
@@ -22,6 +24,9 @@ __all__ = [
     "check_transition",
     "parse_thetas",
     "family_cells",
+    "is_irreducible",
+    "check_secret_pairs",
+    "chain_support",
 ]
 
 _TOL = 1e-9
@@ -115,14 +120,16 @@ def _ndim(x):
     if isinstance(x, str):
         return -1
     try:
-        return np.asarray(x, dtype=float).ndim
+        return np.asarray(x).ndim
     except (TypeError, ValueError):
         return -1
 
 
 def _is_pair(item):
+    """Whether ``item`` is one (initial, transition) pair rather than a sequence of them: its
+    first entry is a word or a 1-D array (a theta, a pair itself, is ragged)."""
     return (isinstance(item, (tuple, list)) and len(item) == 2
-            and (isinstance(item[0], str) or _ndim(item[0]) == 1) and _ndim(item[1]) == 2)
+            and (isinstance(item[0], str) or _ndim(item[0]) == 1))
 
 
 def check_transition(P, where):
@@ -145,8 +152,55 @@ def check_transition(P, where):
     return P / rows[:, None]
 
 
+def _classes(P):
+    """(labels, closed) of the communicating classes of P: the strongly connected components
+    of the directed graph of its positive entries, and which of them no edge leaves."""
+    adj = P > 0
+    n_comp, labels = connected_components(csr_matrix(adj), directed=True, connection="strong")
+    rows, cols = np.nonzero(adj)
+    leaving = labels[rows] != labels[cols]
+    closed = np.ones(n_comp, dtype=bool)
+    closed[labels[rows[leaving]]] = False
+    return labels, closed
+
+
+def is_irreducible(P):
+    """Whether the chain is irreducible: the graph of the positive entries of P is strongly
+    connected (decided on the graph, not on a rank: tiny positive entries count)."""
+    labels, _ = _classes(np.asarray(P))
+    return bool(labels.max() == 0)
+
+
+def _gth(P):
+    """Stationary distribution of an irreducible stochastic matrix by Grassmann-Taksar-Heyman
+    elimination: no subtraction, so every entry has a small relative error, however tiny."""
+    k = P.shape[0]
+    if k == 1:
+        return np.ones(1)
+    if k == 2:
+        a, b = P[0, 1], P[1, 0]
+        return np.array([b, a]) / (a + b)
+    A = np.array(P, dtype=float)
+    np.fill_diagonal(A, 0.0)
+    for n in range(k - 1, 0, -1):
+        s = A[n, :n].sum()          # > 0: the chain censored to 0..n is irreducible
+        A[:n, n] /= s
+        A[:n, :n] += np.outer(A[:n, n], A[n, :n])
+    pi = np.zeros(k)
+    pi[0] = 1.0
+    for j in range(1, k):
+        pi[j] = pi[:j] @ A[:j, j]
+    return pi / pi.sum()
+
+
 def stationary_distribution(P):
     """The stationary distribution of a transition matrix with a unique one.
+
+    The chain has a unique stationary distribution when exactly one of its communicating
+    classes is closed (decided on the directed graph of the positive entries of P, so a
+    transition of probability 1e-12 links two states); the distribution is zero outside that
+    class and is computed on it by Grassmann-Taksar-Heyman elimination, which keeps a small
+    relative error in every entry (tiny transition probabilities are not lost).
 
     Parameters
     ----------
@@ -169,17 +223,70 @@ def stationary_distribution(P):
     [0.8, 0.2]
     """
     P = check_transition(P, "stationary_distribution")
-    k = P.shape[0]
-    A = P.T - np.eye(k)
-    if np.linalg.matrix_rank(A, tol=1e-10) != k - 1:
+    labels, closed = _classes(P)
+    if closed.sum() != 1:
         raise ValueError("the chain has more than one stationary distribution (several closed "
                          "classes): give its initial distribution explicitly.")
-    M = np.vstack([A, np.ones((1, k))])
-    b = np.zeros(k + 1)
-    b[-1] = 1.0
-    pi = np.linalg.lstsq(M, b, rcond=None)[0]
-    pi = np.clip(pi, 0.0, None)
-    return pi / pi.sum()
+    members = np.flatnonzero(labels == int(np.flatnonzero(closed)[0]))
+    sub = P[np.ix_(members, members)]
+    pi = np.zeros(P.shape[0])
+    pi[members] = _gth(sub)         # a closed class: its rows are those of P, sums and all
+    return pi
+
+
+def _no_pair_reason(chain, T):
+    """Why one theta makes every X_i certain (None when some node has two possible states)."""
+    k = chain.P.shape[0]
+    if k < 2:
+        return "the chain has a single state"
+    if chain.initial is None:
+        return None                                 # "any" start: X_1 takes every state
+    support = chain.initial > 0
+    if chain.stationary:
+        return None if support.sum() >= 2 else (
+            "its stationary distribution puts all the mass on one state, which it never "
+            "leaves")
+    positive = chain.P > 0
+    # While the possible states form a singleton, the chain follows a deterministic path; after
+    # k + 1 such nodes a state repeats and the path is a cycle forever.
+    for _ in range(min(T, k + 1)):
+        if support.sum() >= 2:
+            return None
+        support = positive[support].any(axis=0)
+    if T == 1:
+        return "its initial distribution is one state, and the chain has a single node"
+    return ("its initial distribution is one state and every transition the chain then makes "
+            "is certain")
+
+
+def check_secret_pairs(kind, chains, T):
+    """Refuse a class under which no secret pair has both sides possible.
+
+    Pufferfish privacy protects the pairs "X_i = a" against "X_i = b" of states of positive
+    probability under a theta. When every theta makes every X_i certain, there is no such pair:
+    the mechanism would compute a noise of 0 and release the data exactly, a promise about
+    nothing. The interval family (alpha > 0) always has pairs.
+    """
+    if kind == "family":
+        return
+    reasons = [_no_pair_reason(c, T) for c in chains]
+    if any(r is None for r in reasons):
+        return
+    detail = "; ".join(f"theta {j}: {r}" for j, r in enumerate(reasons))
+    raise ValueError(
+        f"thetas: no secret pair is possible (T = {T}): under every theta each X_i has a "
+        f"single possible state ({detail}). Pufferfish privacy protects the secrets "
+        "'X_i = a' against 'X_i = b' of positive probability, so this class leaves nothing "
+        "to protect and the release would get no noise at all. Give a class under which the "
+        "chain is random, or use GroupDPHistogram (differential privacy for any data).")
+
+
+def chain_support(kind, chains):
+    """What a class allows, per theta: (allowed first states or None for any, allowed
+    transitions), or None when the class allows every chain (the interval family)."""
+    if kind == "family":
+        return None
+    return [(None if c.initial is None else c.initial > 0, c.P > 0) for c in chains]
 
 
 def parse_thetas(thetas):

@@ -11,11 +11,13 @@ correlated group can change).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..dp._guarantee import PrivacyGuarantee
 from ..dp._noise import calibrate_noise
-from ._value_release import ValueRelease, as_real
+from ._value_release import ValueRelease, as_databases, as_real, check_positive_noise
 
 __all__ = [
     "infinity_wasserstein",
@@ -24,8 +26,11 @@ __all__ = [
     "wasserstein_mechanism",
 ]
 
-# Gaps between cumulative probabilities below this are floating-point noise, not mass.
-_MASS_TOL = 1e-12
+# Gaps between cumulative probabilities below this many float epsilons per support point are
+# the rounding of the cumulative sums (and of the normalization), not mass: a fixed tolerance
+# (it was 1e-12) would hide a real mass below it, and W_inf does not shrink with the mass moved
+# (1e-13 of the mass moved by 1 makes W = 1), so the noise would be too small.
+_ROUNDING_ULPS = 8
 
 
 def _pmf(p, size, name):
@@ -49,7 +54,8 @@ def infinity_wasserstein(values, p, q):
     can be moved from p to q without moving any of it farther than d. Both quantile functions
     are constant between consecutive cumulative probabilities of p and q, so the supremum is
     a maximum over those finitely many intervals (exact, up to cumulative sums that differ by
-    less than 1e-12, which are treated as equal).
+    less than their rounding, ``8 (m + 1)`` float epsilons, which are treated as equal: a
+    mass above that counts, however small, since moving it far is what W measures).
 
     Parameters
     ----------
@@ -81,7 +87,8 @@ def infinity_wasserstein(values, p, q):
     Fp, Fq = np.cumsum(p), np.cumsum(q)
     cuts = np.unique(np.clip(np.concatenate([[0.0, 1.0], Fp, Fq]), 0.0, 1.0))
     lo, hi = cuts[:-1], cuts[1:]
-    mid = 0.5 * (lo + hi)[hi - lo > _MASS_TOL]
+    tol = _ROUNDING_ULPS * (x.size + 1) * np.finfo(float).eps
+    mid = 0.5 * (lo + hi)[hi - lo > tol]
     # F^{-1}(u) = min{i : F_i >= u}, evaluated inside each interval, away from the cuts.
     qp = np.minimum(np.searchsorted(Fp, mid, side="left"), x.size - 1)
     qq = np.minimum(np.searchsorted(Fq, mid, side="left"), x.size - 1)
@@ -121,19 +128,21 @@ def secret_pair_distributions(databases, probabilities, query):
     ...  for v, p, q in secret_pair_distributions(D, np.ones(4), lambda D: D.sum(1))][0]
     ([0.0, 1.0, 2.0], [0.5, 0.5, 0.0], [0.0, 0.5, 0.5])
     """
-    D = np.asarray(databases)
-    if D.ndim != 2:
-        raise ValueError(f"databases must be a 2-D array (one database per row), got shape "
-                         f"{D.shape}.")
+    D = as_databases(databases)
+    if not callable(query):
+        raise TypeError(f"query must be a callable (the (m, r) databases -> m values), got "
+                        f"{type(query).__name__}.")
     w = as_real(probabilities, "probabilities")
     if w.shape != (D.shape[0],):
         raise ValueError(f"probabilities must have one value per database ({D.shape[0]}), "
                          f"got shape {w.shape}.")
-    if np.isnan(w).any() or (w < 0).any() or w.sum() <= 0:
-        raise ValueError("probabilities must be non-negative, not all 0, and not NaN.")
+    if not np.isfinite(w).all() or (w < 0).any() or w.sum() <= 0:
+        raise ValueError("probabilities must be non-negative, finite and not all 0.")
     F = as_real(query(D), "the query's values")
     if F.shape != (D.shape[0],):
         raise ValueError(f"query must return one value per database, got shape {F.shape}.")
+    if not np.isfinite(F).all():
+        raise ValueError("query must return finite values (no NaN or infinity).")
     support, inverse = np.unique(F, return_inverse=True)
     out = []
     for i in range(D.shape[1]):
@@ -157,7 +166,9 @@ class WassersteinMechanism(ValueRelease):
     ``W = max infinity_wasserstein(values, p, q)`` over them, and calibrates the noise;
     ``transform`` adds Laplace(W / eps) noise to the true query value(s). The release is
     eps-Pufferfish private for those secrets and distributions (Song, Wang, Chaudhuri 2017,
-    Theorem 3.2) — a promise only as good as the assumed distributions.
+    Theorem 3.2) — a promise only as good as the assumed distributions. At a finite epsilon,
+    ``W = 0`` (the query has the same law under both sides of every secret) is refused rather
+    than released without noise.
 
     Parameters
     ----------
@@ -255,8 +266,18 @@ class WassersteinMechanism(ValueRelease):
                                  f"{type(item).__name__}.")
             distances.append(infinity_wasserstein(*item))
         W = float(max(distances))
+        eps = float(self.epsilon)
+        if W == 0 and math.isfinite(eps):
+            raise ValueError(
+                "X: every secret pair gives the query the same distribution (W = 0), so the "
+                "release would carry no noise at all, a promise that rests entirely on the "
+                "model being exact. Refused at a finite epsilon: check the distributions "
+                "(the query's pmf given each side of each secret), or use epsilon=inf for a "
+                "release without privacy.")
+        calibration = calibrate_noise(W, self.epsilon, "laplace", integer=False)
+        check_positive_noise(calibration, eps, "WassersteinMechanism")
         self.sensitivity_ = W
-        self.noise_calibration_ = calibrate_noise(W, self.epsilon, "laplace", integer=False)
+        self.noise_calibration_ = calibration
         self.noise_scale_ = self.noise_calibration_.scale
         self.worst_pair_ = int(np.argmax(distances))
         return PrivacyGuarantee(

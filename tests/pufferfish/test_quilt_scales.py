@@ -125,7 +125,10 @@ def test_quilt_length_and_empty_quilt():
     short = mqm_exact_scale(THETA_1, 100, 1.0, max_quilt=5)
     assert short.score >= full.score
     assert mqm_exact_scale(THETA_1, 100, 1.0, max_quilt=0).score == pytest.approx(100.0)
-    assert mqm_exact_scale(THETA_1, 1, 1.0).score == 0.0       # X_1 is certain: no secret
+    # X_1 is certain: no secret pair, and a finite epsilon is refused rather than given no noise
+    with pytest.raises(ValueError, match="no secret pair"):
+        mqm_exact_scale(THETA_1, 1, 1.0)
+    assert mqm_exact_scale(THETA_1, 1, np.inf).score == 0.0
     assert mqm_exact_scale(THETA_2, 1, 2.0).score == pytest.approx(0.5)
     assert mqm_exact_scale(THETA_2, 100, np.inf).scale == 0.0
 
