@@ -63,13 +63,22 @@ import time
 import numpy as np
 
 from ..utils._batch import map_items
+from ..utils._memory import check_memory
 from ..utils._params import Interval, Options, Rule, validate_params
-from ..utils._random import item_streams, stage_tag
+from ..utils._random import OSRandom, item_streams, stage_tag
 from ._mcmc import run_exchange, run_population
 from ._moves import PSEUDO_KAPPA, ChainConfig, ChainState, pseudo_posterior
 from ._posterior import ERGMPosterior
-from ._sampler import ERGMChain, Observation, as_network, default_steps
-from ._terms import ERGMTerms
+from ._sampler import (
+    BYTES_PER_DYAD,
+    ERGMChain,
+    Observation,
+    as_network,
+    check_chain_memory,
+    default_steps,
+    real_vector,
+)
+from ._terms import MAX_COUNT, MAX_DEGREE_RULE, ERGMTerms, int_rule, real_rule
 
 __all__ = ["bayes_ergm", "exchange_algorithm", "population_exchange", "default_aux_steps",
            "METHODS", "THETA_PROPOSALS"]
@@ -110,12 +119,31 @@ def default_aux_steps(n_nodes):
 # are checked after them, in bayes_ergm's own words (_model and bayes_ergm).
 
 
+def _real_array(value):
+    """``value`` as a float64 array when it holds real numbers only (no strings, booleans,
+    complex numbers or other objects: never parsed or cast), else None."""
+    if isinstance(value, (str, bytes)):
+        return None
+    try:
+        return real_vector(value, "value").reshape(np.shape(value))
+    except (ValueError, TypeError):
+        return None
+
+
+# The magnitudes the per-statistic parameters may take: beyond them the prior's quadratic
+# form (and the exchange ratio) leave float range, and no ERGM parameter is that large.
+_MAX_MAGNITUDE = 1e50
+
+
 def _as_vector(value, p):
-    """``value`` as p finite float64 values (a scalar for all of them), or None."""
-    v = np.asarray(value, dtype=np.float64)
+    """``value`` as p finite float64 values of magnitude at most 1e50 (a scalar for all of
+    them), or None."""
+    v = _real_array(value)
+    if v is None:
+        return None
     if v.ndim == 0:
         v = np.full(p, float(v))
-    if v.shape != (p,) or not np.isfinite(v).all():
+    if v.shape != (p,) or not np.isfinite(v).all() or np.abs(v).max() > _MAX_MAGNITUDE:
         return None
     return v
 
@@ -123,7 +151,9 @@ def _as_vector(value, p):
 def _as_cov(value, p):
     """A covariance given as a positive scalar (times I), a diagonal or a (p, p) matrix, as a
     symmetric positive definite (p, p) float64 matrix; None when ``value`` is none of them."""
-    c = np.asarray(value, dtype=np.float64)
+    c = _real_array(value)
+    if c is None:
+        return None
     if c.ndim == 0:
         c = np.eye(p) * float(c)
     elif c.ndim == 1 and c.shape == (p,):
@@ -137,6 +167,9 @@ def _as_cov(value, p):
         np.linalg.cholesky(c)
     except np.linalg.LinAlgError:
         return None
+    eig = np.linalg.eigvalsh(c)
+    if eig.min() < 1 / _MAX_MAGNITUDE or eig.max() > _MAX_MAGNITUDE:
+        return None
     return c
 
 
@@ -147,26 +180,26 @@ _CONSTRAINTS = {
     "graph": "no_validation",       # checked by the input contract (tdadp.io.graph_batch)
     "observation": [None, Rule("an Observation (Observation.laplace, .cauchy, .smooth_cauchy "
                                "or .flip)", lambda v: isinstance(v, Observation))],
-    "n_nodes": [None, Interval("int", 2, None, "left")],
+    "n_nodes": [None, int_rule(2)],
     "labels": "no_validation",      # checked by parse_terms
-    "max_degree": [None, "positive_int"],
+    "max_degree": [None, MAX_DEGREE_RULE],
     "method": [Options(*METHODS)],
-    "n_iter": ["positive_int"],
-    "burn_in": ["nonnegative_int"],
-    "n_chains": [None, "positive_int"],
-    "aux_steps": [None, "positive_int"],
-    "latent_steps": [None, "positive_int"],
-    "latent_burn_in": [None, "nonnegative_int"],
-    "gamma": [None, Interval("real", 0, None, "neither")],
+    "n_iter": [int_rule(1, MAX_COUNT)],
+    "burn_in": [int_rule(0, MAX_COUNT)],
+    "n_chains": [None, int_rule(1, MAX_COUNT)],
+    "aux_steps": [None, int_rule(1, MAX_COUNT)],
+    "latent_steps": [None, int_rule(1, MAX_COUNT)],
+    "latent_burn_in": [None, int_rule(0, MAX_COUNT)],
+    "gamma": [None, real_rule(Interval("real", 0, 1e50, "right"))],
     "adapt": ["boolean"],
     "joint_moves": ["boolean"],
     "theta_proposal": [Options(*THETA_PROPOSALS)],
-    "random_state": ["random_state"],
+    "random_state": ["secure_random_state"],
     "n_jobs": ["n_jobs"],
 }
 
 #: method="population" moves each chain along the difference of two others.
-_POPULATION_CONSTRAINTS = {"n_chains": [None, Interval("int", 3, None, "left")]}
+_POPULATION_CONSTRAINTS = {"n_chains": [None, int_rule(3, MAX_COUNT)]}
 
 #: The parameters given per statistic: their rules depend on the model (_model_constraints).
 _PER_STATISTIC = ("prior_mean", "prior_cov", "proposal_cov", "theta0")
@@ -174,11 +207,12 @@ _PER_STATISTIC = ("prior_mean", "prior_cov", "proposal_cov", "theta0")
 
 def _model_constraints(p):
     """The rules of the parameters given per statistic, for a model of p statistics."""
-    vector = Rule(f"a finite number (the same for every statistic) or {p} finite numbers "
-                  "(one per statistic)",
+    vector = Rule(f"a number (the same for every statistic) or {p} numbers (one per "
+                  "statistic), finite and of magnitude at most 1e50",
                   lambda v: _as_vector(v, p) is not None)
     cov = Rule(f"a positive number, {p} positive variances or a symmetric positive definite "
-               f"({p}, {p}) matrix", lambda v: _as_cov(v, p) is not None)
+               f"({p}, {p}) matrix, with eigenvalues in [1e-50, 1e50]",
+               lambda v: _as_cov(v, p) is not None)
     return {"prior_mean": [None, vector], "prior_cov": [None, cov],
             "proposal_cov": [None, cov], "theta0": [None, vector]}
 
@@ -211,12 +245,33 @@ def _density_guess(observation, terms, n):
 def _latent_start(observation, n, max_degree):
     """Where the latent chain starts: the edgeFlip release itself if it lies in the model's
     class of graphs (the most likely graph given the release alone), else the empty graph
-    (inside every class H_k)."""
+    (inside every class H_k), allocated only once the chain's memory is known to fit."""
     if observation.kind == "flip":
         Z = observation.release
         if max_degree is None or Z.sum(axis=1).max(initial=0) <= max_degree:
             return Z
+    check_chain_memory(n)
     return np.zeros((n, n), dtype=np.uint8)
+
+
+def _streams(random_state, n_chains):
+    """One Generator per chain. "secure": from 256 bits of the operating system's CSPRNG
+    (never reproducible; the MCMC is post-processing, so its generators need no more)."""
+    if isinstance(random_state, str):  # "secure", the only string the rule lets through
+        entropy = int.from_bytes(OSRandom().bytes(32), "little")
+        random_state = np.random.SeedSequence(entropy)
+    return item_streams(random_state, range(n_chains), _TAG)
+
+
+def _check_run_memory(n, p, n_chains, n_iter, private):
+    """Refuse up front a run whose chains or draws would not fit in memory."""
+    graphs = (2 * n_chains + 1) if private else (n_chains + 1)  # latent and auxiliary chains
+    check_memory(BYTES_PER_DYAD * float(n) ** 2 * graphs,
+                 f"{n_chains} ERGM chain(s) on {n} nodes",
+                 " (each keeps its latent and auxiliary graphs, 17 bytes a dyad each)")
+    check_memory(8.0 * n_chains * n_iter * p * (3 if private else 2),
+                 f"{n_iter} draws of {p} statistics from {n_chains} chain(s)",
+                 " (pass a smaller n_iter)")
 
 
 def _model(statistics, graph, observation, n_nodes, labels, max_degree):
@@ -362,8 +417,9 @@ def bayes_ergm(statistics, *, graph=None, observation=None, n_nodes=None, labels
         likelihood penalised by the prior) at the observed graph, or at the latent graph after
         its burn-in. With several chains each starts at ``theta0`` plus a draw from the
         pseudo-posterior's normal approximation.
-    random_state : None, int, numpy.random.Generator or SeedSequence
-        Chain h draws from the stream with spawn key h.
+    random_state : None, int, numpy.random.Generator, SeedSequence or "secure"
+        Chain h draws from the stream with spawn key h. "secure": the streams come from 256
+        bits of the operating system's CSPRNG (never reproducible).
     n_jobs : int, optional
         Threads running the independent chains of "exchange" (results do not depend on it).
 
@@ -438,7 +494,8 @@ def bayes_ergm(statistics, *, graph=None, observation=None, n_nodes=None, labels
         H = 1 if n_chains is None else int(n_chains)
         if gamma is not None:
             raise ValueError("gamma is the direction scale of method='population'.")
-    streams = item_streams(random_state, range(H), _TAG)
+    _check_run_memory(n, p, H, n_iter, private)
+    streams = _streams(random_state, H)
 
     cfg = ChainConfig(private, p, n_iter, burn_in, aux_steps, latent_steps, prior_mean,
                       prior_prec, bool(adapt), bool(joint_moves) and private,

@@ -18,7 +18,9 @@ costs O(degree): the alternating k-triangles read L on the common neighbours of 
 dyad, the alternating k-two-paths on the neighbours of either end.
 
 Change statistics of adding the edge ij to a graph without it (d, L of that graph,
-r = 1 - 1/decay; see :mod:`tdadp.ergm._terms` for the statistics):
+r = 1 - 1/decay; see :mod:`tdadp.ergm._terms` for the statistics; the kernels read ``r^t``
+and ``1 - r^t`` from tables, ``powers`` and ``omr``, that :func:`tdadp.ergm._terms.rho_tables`
+computes without cancellation for any decay):
 
 - altkstars: ``decay (1 - r^d_i) + decay (1 - r^d_j)``;
 - altktriangles: ``decay (1 - r^L_ij) + sum_{m in N(i) & N(j)} (r^L_im + r^L_jm)``: the new
@@ -38,7 +40,7 @@ import numpy as np
 from numba import njit
 
 __all__ = ["run_chain", "change_statistics", "dyad_design", "obs_loglik", "smooth_factor",
-           "OBS_NONE", "OBS_LAPLACE", "OBS_CAUCHY",
+           "shared_partners", "OBS_NONE", "OBS_LAPLACE", "OBS_CAUCHY",
            "OBS_SMOOTH_CAUCHY", "OBS_FLIP"]
 
 OBS_NONE, OBS_LAPLACE, OBS_CAUCHY, OBS_SMOOTH_CAUCHY, OBS_FLIP = 0, 1, 2, 3, 4
@@ -47,9 +49,57 @@ _EDGES, _KSTARS, _KTRI, _KTWO, _MATCH, _FACTOR, _MIX = 0, 1, 2, 3, 4, 5, 6
 
 
 @njit(cache=True, nogil=True)
-def change_statistics(i, j, adj, deg, L, nbr, labels, n_levels, codes, offsets, powers,
+def shared_partners(indptr, indices, n_edges):  # pragma: no cover - compiled
+    """Shared partners of a graph from its CSR arrays (symmetric, no diagonal, sorted indices).
+
+    Row by row: the two-paths i - m - j (j > i) from i are counted in one array of n counters
+    (reset after the row), so memory is O(n + edges) and time O(sum of squared degrees): no
+    n x n matrix.
+
+    Returns
+    -------
+    edge_L : int64 array of shape (n_edges,)
+        ``L_ij`` of each edge i < j, edges in row-major order (i, then j increasing).
+    hist : int64 array of shape (n,)
+        ``hist[t]`` dyads i < j with ``L_ij = t``, for ``t >= 1`` (``hist[0]`` is 0: the
+        dyads without a shared partner are not counted).
+    """
+    n = indptr.shape[0] - 1
+    acc = np.zeros(n, np.int64)
+    touched = np.empty(n, np.int64)
+    edge_L = np.zeros(n_edges, np.int64)
+    hist = np.zeros(max(n, 1), np.int64)
+    e = 0
+    for i in range(n):
+        nt = 0
+        for a in range(indptr[i], indptr[i + 1]):
+            m = indices[a]
+            for b in range(indptr[m], indptr[m + 1]):
+                j = indices[b]
+                if j > i:
+                    if acc[j] == 0:
+                        touched[nt] = j
+                        nt += 1
+                    acc[j] += 1
+        for a in range(indptr[i], indptr[i + 1]):
+            j = indices[a]
+            if j > i and e < n_edges:
+                edge_L[e] = acc[j]
+                e += 1
+        for t in range(nt):
+            j = touched[t]
+            hist[acc[j]] += 1
+            acc[j] = 0
+    return edge_L, hist
+
+
+@njit(cache=True, nogil=True)
+def change_statistics(i, j, adj, deg, L, nbr, labels, n_levels, codes, offsets, powers, omr,
                       decays, out):  # pragma: no cover - compiled
-    """``s(x + ij) - s(x - ij)`` into ``out`` (zeroed first), from the current state."""
+    """``s(x + ij) - s(x - ij)`` into ``out`` (zeroed first), from the current state.
+
+    ``powers[t, L] = r^L`` and ``omr[t, L] = 1 - r^L`` for the decay of term t.
+    """
     e = adj[i, j]
     out[:] = 0.0
     di = deg[i] - e
@@ -60,9 +110,9 @@ def change_statistics(i, j, adj, deg, L, nbr, labels, n_levels, codes, offsets, 
         if c == _EDGES:
             out[o] = 1.0
         elif c == _KSTARS:
-            out[o] = decays[t] * ((1.0 - powers[t, di]) + (1.0 - powers[t, dj]))
+            out[o] = decays[t] * (omr[t, di] + omr[t, dj])
         elif c == _KTRI:
-            v = decays[t] * (1.0 - powers[t, L[i, j]])
+            v = decays[t] * omr[t, L[i, j]]
             for a in range(deg[i]):
                 m = nbr[i, a]
                 if m != j and adj[j, m]:
@@ -96,7 +146,7 @@ def change_statistics(i, j, adj, deg, L, nbr, labels, n_levels, codes, offsets, 
 
 
 @njit(cache=True, nogil=True)
-def dyad_design(adj, deg, L, nbr, labels, n_levels, codes, offsets, powers, decays,
+def dyad_design(adj, deg, L, nbr, labels, n_levels, codes, offsets, powers, omr, decays,
                 p):  # pragma: no cover - compiled
     """Change statistics ``s(x + ij) - s(x - ij)`` and the value of every dyad i < j."""
     n = adj.shape[0]
@@ -106,7 +156,7 @@ def dyad_design(adj, deg, L, nbr, labels, n_levels, codes, offsets, powers, deca
     for i in range(n):
         for j in range(i + 1, n):
             change_statistics(i, j, adj, deg, L, nbr, labels, n_levels, codes, offsets,
-                              powers, decays, X[k])
+                              powers, omr, decays, X[k])
             y[k] = adj[i, j]
             k += 1
     return X, y
@@ -183,6 +233,19 @@ def smooth_factor(hist, n_nodes, k, beta):  # pragma: no cover - compiled
         count += hist[hi]
     best = 1.0 + count
     s = 0
+    gap = lo - n_bins
+    if gap > 0:
+        # k beyond every degree: for s = 1..gap the window holds no node (count 0), and
+        # e^(-beta s) (1 + s) peaks at 1/beta - 1, so that point (clamped) and the ends
+        # stand for the whole stretch (no loop of length k).
+        c_star = min(max(1.0 / beta - 1.0, 1.0), float(gap))
+        for c in (1.0, np.floor(c_star), np.ceil(c_star), float(gap)):
+            val = math.exp(-beta * c) * (1.0 + c + count)
+            if val > best:
+                best = val
+        s = gap
+        lo -= gap
+        hi += gap
     while count < n_nodes:
         s += 1
         lo -= 1
@@ -196,7 +259,8 @@ def smooth_factor(hist, n_nodes, k, beta):  # pragma: no cover - compiled
             best = val
     s_star = 1.0 / beta - 1.0 - n_nodes
     if s_star > s:
-        for c in (math.floor(s_star), math.ceil(s_star)):
+        # floats: the peak may lie beyond int64 when beta is tiny
+        for c in (np.floor(s_star), np.ceil(s_star)):
             if c > s:
                 val = math.exp(-beta * c) * (1.0 + c + n_nodes)
                 if val > best:
@@ -230,7 +294,7 @@ def obs_loglik(kind, stats, obs_values, obs_scales, obs_sens, smooth):  # pragma
 
 @njit(cache=True, nogil=True)
 def run_chain(adj, deg, L, use_L, nbr, pos, elist, eid, ne, hist, stats, labels, n_levels,
-              codes, offsets, powers, decays, theta, n_steps, seed, max_degree,
+              codes, offsets, powers, omr, decays, theta, n_steps, seed, max_degree,
               obs_kind, obs_values, obs_scales, obs_sens, smooth_k, smooth_beta,
               flip_z, flip_logodds, thin, trace):  # pragma: no cover - compiled
     """``n_steps`` MH steps in place; returns the number accepted.
@@ -273,7 +337,7 @@ def run_chain(adj, deg, L, use_L, nbr, pos, elist, eid, ne, hist, stats, labels,
             pass
         else:
             change_statistics(i, j, adj, deg, L, nbr, labels, n_levels, codes, offsets,
-                              powers, decays, delta)
+                              powers, omr, decays, delta)
             sign = -1.0 if e else 1.0
             log_ratio = 0.0
             for t in range(p):

@@ -20,13 +20,12 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 
 from ..release._flip import EdgeFlip, flip_probability, implemented_rate
-from ..utils._params import Interval, Options, ParamsMixin
+from ..utils._params import RULES, Interval, Options, ParamsMixin, check_param
 from ..utils._random import item_streams, stage_tag
-from ..utils._validation import check_adjacency
 from ._inference import bayes_ergm
 from ._release import ERGMRelease, ERGMStatisticsRelease
 from ._sampler import Observation, as_network
-from ._terms import parse_terms
+from ._terms import MAX_COUNT, MAX_DEGREE_RULE, int_rule, parse_terms, real_rule
 
 __all__ = ["PrivateERGM", "ERGM_MECHANISMS"]
 
@@ -98,8 +97,8 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
     prior_mean, prior_cov : array-like, optional
         Gaussian prior (default N(0, 100 I), Bergm's).
     random_state : None, int, numpy.random.Generator, SeedSequence or "secure"
-        "secure" draws the release's noise from the operating system's CSPRNG (the MCMC,
-        post-processing of the release, then uses fresh OS entropy as its seed).
+        "secure" draws the release's noise from the operating system's CSPRNG (every
+        mechanism), and the MCMC, post-processing of the release, seeds its chains from it.
     n_jobs : int, optional
         Chains in parallel (threads); results do not depend on it.
 
@@ -144,18 +143,18 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
 
     _parameter_constraints = {
         "statistics": [str, tuple, list],
-        "epsilon": [None, "positive_epsilon"],
+        "epsilon": [None, real_rule(RULES["positive_epsilon"])],
         "level": [Options("edge", "node")],
-        "max_degree": [None, "positive_int"],
+        "max_degree": [None, MAX_DEGREE_RULE],
         "mechanism": [Options(*ERGM_MECHANISMS)],
         "labels": [None, tuple, list, np.ndarray],
-        "delta": [Interval("real", 0, 1, "neither")],
+        "delta": [real_rule(Interval("real", 0, 1, "neither"))],
         "method": [Options("exchange", "population")],
-        "n_iter": [None, "positive_int"],
-        "burn_in": [None, "nonnegative_int"],
-        "aux_steps": [None, "positive_int"],
-        "latent_steps": [None, "positive_int"],
-        "n_chains": [None, "positive_int"],
+        "n_iter": [None, int_rule(1, MAX_COUNT)],
+        "burn_in": [None, int_rule(0, MAX_COUNT)],
+        "aux_steps": [None, int_rule(1, MAX_COUNT)],
+        "latent_steps": [None, int_rule(1, MAX_COUNT)],
+        "n_chains": [None, int_rule(1, MAX_COUNT)],
         "joint_moves": ["boolean"],
         "prior_mean": [None, tuple, list, np.ndarray],
         "prior_cov": [None, tuple, list, np.ndarray],
@@ -199,10 +198,13 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
                              f"truncation with smooth sensitivity), got {self.mechanism!r}.")
 
     def _streams(self):
-        """(release stream, inference seed): independent, from the one random_state."""
-        if self.random_state == "secure":
-            release = item_streams("secure", [0], _TAG, allow_secure=True)[0]
-            return release, None
+        """(release stream, inference seed): independent, from the one random_state.
+
+        "secure" is passed on as it is: the release mechanism then draws its noise from the
+        operating system's CSPRNG, and the inference seeds its chains from it.
+        """
+        if isinstance(self.random_state, str):  # "secure", the only string the rule allows
+            return self.random_state, self.random_state
         release, inference = item_streams(self.random_state, [0, 1], _TAG)
         return release, inference
 
@@ -306,9 +308,13 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
         if self.epsilon is None:
             raise ValueError("fit_release needs the release's epsilon: set epsilon.")
         labels = self.labels if y is None else y
+        check_param(n_nodes, [None, int_rule(2)], "n_nodes")
         _, seed = self._streams()
         if self.mechanism == "flip":
-            release = _dense_graph(check_adjacency(release, "release"))
+            release = _dense_graph(as_network(release, "release"))
+            if n_nodes is not None and n_nodes != release.shape[0]:
+                raise ValueError(f"n_nodes={n_nodes} but the edgeFlip release has "
+                                 f"{release.shape[0]} nodes.")
             return self._fit_release(release, release.shape[0], labels, seed, None)
         if n_nodes is None:
             raise ValueError("a statistic release does not say how many nodes the network "

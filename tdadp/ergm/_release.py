@@ -48,7 +48,7 @@ from ..io._input import graph_batch
 from ..release._base import GraphRelease
 from ..release._counts import degrees
 from ..release._projection import project_max_degree
-from ..utils._params import Interval, Options
+from ..utils._params import RULES, Interval, Options
 from ..utils._random import OSRandom
 from ._sensitivity import (
     COUNT_TERMS,
@@ -62,7 +62,7 @@ from ._sensitivity import (
     truncate_max_degree,
     truncation_smooth_factor,
 )
-from ._terms import parse_terms
+from ._terms import MAX_DEGREE_RULE, parse_terms, real_rule
 
 __all__ = [
     "ERGM_METHODS",
@@ -89,8 +89,29 @@ ERGM_METHODS = ("restricted", "local")
 _PROJECTION_SAFE = ("edges", "altkstars", "nodefactor")
 # Terms whose local sensitivity is data-dependent (method="local").
 _LOCAL_TERMS = ("altktriangles", "altktwopaths")
-# Smallest beta of the smooth bound: below it the Cauchy scale leaves float range.
-_MIN_BETA = 2.0 ** -500
+# Node level: the Cauchy scale of a block is ``Delta S*(x) / alpha`` with ``S*(x) <= n +
+# max(1, e^(beta - 1) / beta)`` (the count is at most n, and ``e^(-beta s) (1 + s)`` peaks at
+# ``s = 1/beta - 1``). fit refuses a budget whose data-independent part ``Delta max(1,
+# e^(beta - 1) / beta) / alpha`` exceeds 2^_MAX_SCALE_LOG2: below it the scale stays finite
+# for every graph of up to 2^23 nodes, and a release on a larger graph whose scale would not
+# be finite is refused then, before any data-dependent step (the bound depends on n only,
+# which is public).
+_MAX_SCALE_LOG2 = 1000.0
+# The release's exact tables of r^t (tdadp.ergm._sensitivity._rho_units: fl(r^t) on a 2^-64
+# grid) resolve the k-star increments ``lambda (1 - r^t)`` to a relative 2^-24 or better up to
+# this decay (r = 1 - 1/decay rounds to a relative 2^-54); beyond it they lose the statistic
+# (at 1e17 it comes out 0), so the release refuses altkstars with a larger decay.
+_MAX_KSTAR_DECAY = 2.0 ** 30
+
+
+def _log2_scale_bound(sensitivity, alpha, beta, n=0):
+    """``log2(sensitivity (n + max(1, e^(beta - 1) / beta)) / alpha)``, without overflow:
+    an upper bound of the log2 Cauchy scale on graphs of n nodes."""
+    peak = 0.0 if beta >= 1 else max(0.0, (beta - 1.0) * math.log2(math.e) - math.log2(beta))
+    count = math.log2(n) if n > 0 else -math.inf
+    hi, lo = max(peak, count), min(peak, count)
+    return (math.log2(sensitivity) - math.log2(alpha) + hi
+            + math.log2(1.0 + 2.0 ** (lo - hi)))
 
 
 @dataclass(frozen=True, eq=False)
@@ -240,11 +261,12 @@ class ERGMStatisticsRelease(GraphRelease):
     Parameters
     ----------
     statistics : str or sequence of (str or (str, float)), default=("edges",)
-        ERGM terms, see :func:`~tdadp.ergm.parse_terms`.
+        ERGM terms, see :func:`~tdadp.ergm.parse_terms` (the decay of altkstars at most
+        2^30: the exact tables the release computes from resolve no larger one).
     epsilon : float in (0, inf], default=1.0
         Total privacy budget.
     level : {"edge", "node"}, default="edge"
-    max_degree : int >= 1 or None, default=None
+    max_degree : int in [1, 2^53] or None, default=None
         k, required by ``method="restricted"`` (unused by "local").
     method : {"restricted", "local"}, default="restricted"
         "local" is edge level only.
@@ -324,12 +346,12 @@ class ERGMStatisticsRelease(GraphRelease):
     _parameter_constraints = {
         **GraphRelease._parameter_constraints,
         "statistics": "no_validation",  # parsed (and checked) by parse_terms in fit
-        "epsilon": ["positive_epsilon"],
+        "epsilon": [real_rule(RULES["positive_epsilon"])],
         "level": [Options(*ERGM_LEVELS)],
-        "max_degree": [None, "positive_int"],
+        "max_degree": [None, MAX_DEGREE_RULE],
         "method": [Options(*ERGM_METHODS)],
-        "delta": [Interval("real", 0, 1, "neither")],
-        "bound_share": [Interval("real", 0, 1, "neither")],
+        "delta": [real_rule(Interval("real", 0, 1, "neither"))],
+        "bound_share": [real_rule(Interval("real", 0, 1, "neither"))],
         "labels": "no_validation",  # checked by parse_terms in fit
     }
 
@@ -356,6 +378,14 @@ class ERGMStatisticsRelease(GraphRelease):
         if self.method == "local" and self.max_degree is not None:
             raise ValueError("method='local' projects nothing: max_degree must be None.")
         self.terms_ = parse_terms(self.statistics, self.labels)
+        for name, decay in zip(self.terms_.names, self.terms_.decays):
+            if name == "altkstars" and decay > _MAX_KSTAR_DECAY:
+                raise ValueError(
+                    f"the decay of 'altkstars' must be at most 2^30 for a release, got "
+                    f"{decay!r}: the release computes it exactly from tables of r^t on a 2^-64 "
+                    "grid, which cannot resolve 1 - r^t = t/decay for larger decays (the "
+                    "statistic would come out 0). tdadp.ergm.ergm_statistics evaluates any "
+                    "decay.")
         if X is not None:
             items, _ = graph_batch(X)  # validated, then dropped
             if self.terms_.labels is not None:
@@ -392,9 +422,6 @@ class ERGMStatisticsRelease(GraphRelease):
         if self.level == "node":
             self.alpha_ = np.full(p, np.nan)
             self.beta_ = eps / (2 * p)
-            if self.beta_ < _MIN_BETA:
-                raise ValueError(f"epsilon={eps!r} is too small for the smooth-sensitivity "
-                                 "release: its Cauchy scale would leave float range.")
         blocks, components = [], []
         for name, decay, off, size in zip(terms.names, terms.decays, terms.offsets,
                                           terms.sizes):
@@ -416,6 +443,7 @@ class ERGMStatisticsRelease(GraphRelease):
                         restriction=restriction, effective_epsilon=min(eps_b, cal.epsilon)))
                 else:
                     alpha = eps_b / 2
+                    self._check_node_scale(sens, alpha, label)
                     self.alpha_[off:off + size] = alpha
                     block = _Block(name, decay, off, size, eps_b, sens, alpha=alpha)
                     components.append(PrivacyGuarantee(
@@ -462,6 +490,20 @@ class ERGMStatisticsRelease(GraphRelease):
                                if all(c.effective_epsilon is not None for c in components)
                                else None),
             components=tuple(components) if len(components) > 1 else ())
+
+    def _check_node_scale(self, sens, alpha, label):
+        """Refuse a node-level budget whose Cauchy scale could leave float range (see
+        ``_MAX_SCALE_LOG2``)."""
+        beta = self.beta_
+        if math.isinf(alpha) or sens == 0:
+            return
+        bound = _log2_scale_bound(sens, alpha, beta) if alpha > 0 and beta > 0 else math.inf
+        if bound > _MAX_SCALE_LOG2:
+            raise ValueError(
+                f"epsilon={self.epsilon!r} is too small for the node-level release with "
+                f"max_degree={self.max_degree}: the Cauchy scale of {label} (sensitivity "
+                f"{sens:.3g}) would reach about 2^{min(bound, 1e9):.0f}, beyond float range. "
+                "Use a larger epsilon or a smaller max_degree.")
 
     def _release(self, A, rng):
         if isinstance(A, PackedAdjacency):
@@ -527,6 +569,14 @@ class ERGMStatisticsRelease(GraphRelease):
         the exact Laplace sampler of :mod:`tdadp.dp._noise`, it has the Mironov (2012) caveats
         (a finite set of outputs whose spacing depends on the scale and the statistic).
         """
+        n = A.shape[0]
+        for b in self.blocks_:
+            # data-independent (n is public): refused before anything depends on the graph
+            if not math.isinf(b.alpha) and b.sensitivity > 0 and _log2_scale_bound(
+                    b.sensitivity, b.alpha, self.beta_, n) > 1023.0:
+                raise ValueError(f"the fitted epsilon is too small for a node-level release on "
+                                 f"{n} nodes: the Cauchy scale would leave float range. Fit "
+                                 "with a larger epsilon or a smaller max_degree.")
         values = np.empty(self.terms_.n_statistics)
         exact = exact_statistics(truncate_max_degree(A, k), self.terms_)
         factor = truncation_smooth_factor(degrees(A), k, self.beta_)

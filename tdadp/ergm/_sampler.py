@@ -21,13 +21,11 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 
-from ..graphs._packed import PackedAdjacency
-from ..io._input import graph_batch, one_graph
+from ..io._input import graph_batch
 from ..utils._batch import join_batch, map_items
 from ..utils._memory import check_memory
-from ..utils._params import Interval, ParamsMixin
-from ..utils._random import check_random_state, item_streams, stage_tag
-from ..utils._validation import check_adjacency
+from ..utils._params import Interval, ParamsMixin, check_param
+from ..utils._random import OSRandom, check_random_state, item_streams, stage_tag
 from ._kernels import (
     OBS_CAUCHY,
     OBS_FLIP,
@@ -39,7 +37,17 @@ from ._kernels import (
     run_chain,
     smooth_factor,
 )
-from ._terms import ERGMTerms, ergm_statistics, parse_terms
+from ._terms import (
+    MAX_COUNT,
+    MAX_DEGREE_RULE,
+    ERGMTerms,
+    as_network,
+    int_rule,
+    parse_terms,
+    real_rule,
+    rho_tables,
+    term_statistics,
+)
 
 __all__ = [
     "Observation",
@@ -51,20 +59,39 @@ __all__ = [
 ]
 
 _TAG = stage_tag("ERGM")
-_BYTES_PER_DYAD = 17
+BYTES_PER_DYAD = 17
 
 
-def as_network(X, name="A"):
-    """One graph under the package's input contract, as a dense array or a sparse matrix.
+def check_chain_memory(n):
+    """Refuse up front a chain on ``n`` nodes whose n x n arrays would not fit in memory.
 
-    Every container :func:`tdadp.io.graph_batch` takes (dense arrays and nested lists, scipy
-    sparse matrices and arrays of any format, networkx graphs, edge lists read by
-    :func:`tdadp.io.read_edgelist`, packed adjacencies, unpacked here to CSR), checked by
-    the same rules (a simple graph: symmetric, binary, zero diagonal); a batch is refused
-    (messages call the graph ``name``).
+    Called before anything of size n x n is allocated (the empty start graph of
+    :func:`sample_ergm` or of a latent chain included).
     """
-    A = one_graph(X, name)
-    return A.tocsr() if isinstance(A, PackedAdjacency) else A
+    nbytes = BYTES_PER_DYAD * float(n) ** 2 if n < 2 ** 500 else math.inf
+    check_memory(nbytes, f"an ERGM chain on {n} nodes",
+                 " (it keeps five n x n arrays, 17 bytes a dyad)")
+
+
+def real_vector(value, name):
+    """``value`` as a 1-D float64 array of real numbers; strings, booleans, complex numbers
+    and other objects are refused (never parsed or cast)."""
+    if isinstance(value, (str, bytes)):
+        raise ValueError(f"{name} must be real numbers, got a string.")
+    try:
+        arr = np.asarray(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be an array of real numbers.") from None
+    if arr.dtype == object:
+        if any(isinstance(v, (bool, np.bool_)) or not isinstance(
+                v, (int, float, np.integer, np.floating)) for v in arr.ravel()):
+            raise ValueError(f"{name} must be real numbers.")
+    elif arr.dtype.kind not in "iuf":
+        raise ValueError(f"{name} must be real numbers, got dtype {arr.dtype}.")
+    try:
+        return arr.astype(np.float64).ravel()
+    except OverflowError:  # an int float64 cannot hold, such as 10**400
+        raise ValueError(f"{name} must be real numbers float64 can hold.") from None
 
 
 @dataclass(frozen=True)
@@ -118,27 +145,28 @@ class Observation:
     def smooth_cauchy(cls, values, sensitivities, max_degree, beta):
         """Statistics of the truncated graph plus Cauchy noise of data-dependent scale."""
         v, s = _pair(values, sensitivities, "sensitivities")
-        if int(max_degree) < 0 or not beta > 0:
-            raise ValueError("smooth_cauchy needs max_degree >= 0 and beta > 0.")
+        check_param(max_degree, [int_rule(0, 2 ** 53)], "max_degree")
+        check_param(beta, [real_rule(Interval("real", 0, math.inf, "right"))], "beta")
         return cls("smooth_cauchy", values=v, sensitivities=s, max_degree=int(max_degree),
                    beta=float(beta))
 
     @classmethod
     def flip(cls, release, flip_probability):
         """An edgeFlip (randomized response) release of the graph at the given flip rate."""
-        Z = check_adjacency(release, "release")
+        Z = as_network(release, "release")
         Z = Z.toarray() if sp.issparse(Z) else np.asarray(Z)
+        if not real_rule(Interval("real", 0, 0.5, "neither"))(flip_probability):
+            raise ValueError(f"flip_probability must be a real number in (0, 1/2), got "
+                             f"{flip_probability!r}: at 0 the release is the graph, at 1/2 it "
+                             "carries nothing.")
         pi = float(flip_probability)
-        if not 0.0 < pi < 0.5:
-            raise ValueError(f"flip_probability must be in (0, 1/2), got {pi!r}: at 0 the "
-                             "release is the graph, at 1/2 it carries nothing.")
         return cls("flip", release=np.ascontiguousarray(Z, dtype=np.uint8),
                    flip_probability=pi)
 
 
 def _pair(values, scales, name):
-    v = np.asarray(values, dtype=np.float64).ravel()
-    s = np.asarray(scales, dtype=np.float64).ravel()
+    v = real_vector(values, "values")
+    s = real_vector(scales, name)
     if v.shape != s.shape:
         raise ValueError(f"{v.size} released values but {s.size} {name}.")
     if not np.isfinite(v).all():
@@ -155,14 +183,10 @@ def default_steps(n_nodes):
 
 
 def _powers(terms, n):
-    """r^L for L = 0..n of each term (r = 1 - 1/decay; 1.0 rows for other terms)."""
-    codes, decays, _ = terms.codes()
-    out = np.ones((len(codes), n + 2))
-    L = np.arange(n + 2, dtype=np.float64)
-    for t, d in enumerate(decays):
-        r = 1.0 - 1.0 / d
-        out[t] = np.power(r, L) if r > 0 else (L == 0).astype(float)
-    return out
+    """``r^L`` and ``1 - r^L`` for L = 0..n+1 of each term (r = 1 - 1/decay; decay 1 for
+    terms without one), see :func:`tdadp.ergm._terms.rho_tables`."""
+    _, decays, _ = terms.codes()
+    return rho_tables(decays, n + 2)
 
 
 class ERGMChain:
@@ -191,12 +215,16 @@ class ERGMChain:
     """
 
     def __init__(self, A, terms, labels=None, max_degree=None, observation=None):
+        # 0 (only the empty graph) is allowed here: a smooth_cauchy observation may carry it
+        check_param(max_degree, [None, int_rule(0, 2 ** 53)], "max_degree")
+        if observation is not None and not isinstance(observation, Observation):
+            raise TypeError(f"observation must be an Observation, got "
+                            f"{type(observation).__name__}.")
         A = as_network(A)
         n = A.shape[0]
         if n < 2:
             raise ValueError("an ERGM chain needs at least 2 nodes.")
-        check_memory(_BYTES_PER_DYAD * n * n, f"an ERGM chain on {n} nodes",
-                     " (it keeps five n x n arrays, 17 bytes a dyad)")
+        check_chain_memory(n)
         self.terms = terms if isinstance(terms, ERGMTerms) else \
             parse_terms(terms, labels, n_nodes=n)
         if self.terms.labels is not None and self.terms.labels.shape[0] != n:
@@ -206,8 +234,12 @@ class ERGMChain:
         deg = dense.sum(axis=1, dtype=np.int64)
         self.max_degree = -1 if max_degree is None else int(max_degree)
         if max_degree is not None and deg.max(initial=0) > self.max_degree:
-            raise ValueError(f"the starting graph has maximum degree {deg.max()}, above "
-                             f"max_degree={max_degree}: start inside the class.")
+            # a count, never the degrees themselves: the graph may be private
+            over = int(np.count_nonzero(deg > self.max_degree))
+            raise ValueError(f"the starting graph has {over} node{'s' if over > 1 else ''} of "
+                             f"degree above max_degree={max_degree}: start inside the class "
+                             f"of maximum degree at most {max_degree} (the empty graph is in "
+                             "every class).")
         self._use_L = any(t in ("altktriangles", "altktwopaths") for t in self.terms.names)
         self.adj = dense.copy()
         self.deg = deg
@@ -229,9 +261,9 @@ class ERGMChain:
         self.eid[iu, ju] = np.arange(iu.size, dtype=np.int32)
         self.ne = np.array([iu.size], dtype=np.int64)
         self.hist = np.bincount(deg, minlength=n + 2).astype(np.int64)
-        self.statistics = ergm_statistics(dense, self.terms)
+        self.statistics = term_statistics(dense, self.terms)
         self._codes, self._decays, self._offsets = self.terms.codes()
-        self._powers = _powers(self.terms, n)
+        self._powers, self._omr = _powers(self.terms, n)
         self._labels = (self.terms.labels if self.terms.labels is not None
                         else np.zeros(n, dtype=np.int64))
         self.set_observation(observation)
@@ -316,7 +348,7 @@ class ERGMChain:
         """
         return dyad_design(self.adj, self.deg, self.L, self.nbr, self._labels,
                            self.terms.n_levels, self._codes, self._offsets, self._powers,
-                           self._decays, self.terms.n_statistics)
+                           self._omr, self._decays, self.terms.n_statistics)
 
     def copy(self, observation="same"):
         """An independent chain in the same state (with another observation if given)."""
@@ -347,8 +379,8 @@ class ERGMChain:
         ----------
         theta : array-like of shape (p,)
         n_steps : int >= 0
-        rng : numpy.random.Generator
-            Seeds the compiled steps (one 63-bit draw a call).
+        rng : numpy.random.Generator or OSRandom
+            Seeds the compiled steps (one 31-bit draw a call).
         trace_every : int, default=0
             When positive, record the statistics every ``trace_every`` steps.
 
@@ -358,23 +390,26 @@ class ERGMChain:
             Number of accepted toggles.
         trace : ndarray of shape (n_steps // trace_every, p) (only when ``trace_every > 0``)
         """
-        theta = np.asarray(theta, dtype=np.float64).ravel()
+        theta = real_vector(theta, "theta")
         p = self.terms.n_statistics
         if theta.shape != (p,):
             raise ValueError(f"theta must have one value per statistic ({p}), got "
                              f"{theta.size}.")
         if not np.isfinite(theta).all():
             raise ValueError("theta must be finite.")
-        n_steps = int(n_steps)
-        if n_steps < 0:
-            raise ValueError(f"n_steps must be >= 0, got {n_steps}.")
-        thin = int(trace_every)
+        check_param(n_steps, [int_rule(0, MAX_COUNT)], "n_steps")
+        check_param(trace_every, [int_rule(0, MAX_COUNT)], "trace_every")
+        if not isinstance(rng, (np.random.Generator, OSRandom)):
+            raise TypeError(f"rng must be a numpy Generator or OSRandom, got "
+                            f"{type(rng).__name__}.")
+        n_steps, thin = int(n_steps), int(trace_every)
         trace = np.zeros((n_steps // thin if thin > 0 else 0, p))
         seed = int(rng.integers(0, 2**31 - 1))
         accepted = run_chain(
             self.adj, self.deg, self.L, self._use_L, self.nbr, self.pos, self.elist,
             self.eid, self.ne, self.hist, self.statistics, self._labels, self.terms.n_levels,
-            self._codes, self._offsets, self._powers, self._decays, theta, n_steps, seed,
+            self._codes, self._offsets, self._powers, self._omr, self._decays, theta, n_steps,
+            seed,
             self.max_degree, self._obs_kind, self._obs_values, self._obs_scales,
             self._obs_sens, self._obs.max_degree, self._obs.beta, self._flip_z,
             self._flip_logodds, thin, trace)
@@ -382,15 +417,23 @@ class ERGMChain:
 
 
 def _start_graph(start, n_nodes):
+    """The chain's starting graph: ``start`` (checked by the input contract) or the empty graph
+    on ``n_nodes`` nodes (its memory checked before it is allocated); both must agree."""
+    check_param(n_nodes, [None, int_rule(2)], "n_nodes")
     if start is None:
         if n_nodes is None:
             raise ValueError("give n_nodes or a starting graph.")
+        check_chain_memory(n_nodes)
         return np.zeros((int(n_nodes), int(n_nodes)), dtype=np.uint8)
-    return start
+    A = as_network(start, "start")
+    if n_nodes is not None and A.shape[0] != n_nodes:
+        raise ValueError(f"n_nodes={n_nodes} but the starting graph has {A.shape[0]} nodes: give "
+                         "one of them (or equal ones).")
+    return A
 
 
 def _is_count(x):
-    return isinstance(x, (int, np.integer))
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
 
 
 def _starts(X):
@@ -413,17 +456,21 @@ def sample_ergm(statistics, theta, n_nodes=None, *, labels=None, start=None, n_s
         See :func:`tdadp.ergm.parse_terms`.
     theta : array-like of shape (p,)
         Natural parameters, one per statistic.
-    n_nodes : int, optional
-        Number of nodes (the chain starts at the empty graph), unless ``start`` is given.
+    n_nodes : int >= 2, optional
+        Number of nodes (the chain starts at the empty graph). With ``start``, it must be
+        the starting graph's number of nodes.
     labels : array-like of shape (n,), optional
         Node labels for labelled terms.
-    start : adjacency matrix, optional
-        Starting graph of the chain.
-    n_steps : int, optional
+    start : graph, optional
+        Starting graph of the chain, in any container of the input contract (see
+        :func:`as_network`).
+    n_steps : int >= 0, optional
         MH steps; default :func:`default_steps` (20 per dyad).
-    max_degree : int, optional
+    max_degree : int in [1, 2^53], optional
         Sample from the ERGM restricted to graphs of maximum degree at most ``max_degree``.
-    random_state : None, int, numpy.random.Generator or SeedSequence
+    random_state : None, int, numpy.random.Generator, SeedSequence or "secure"
+        "secure": the compiled chain is seeded from the operating system's CSPRNG (never
+        reproducible).
 
     Returns
     -------
@@ -436,9 +483,11 @@ def sample_ergm(statistics, theta, n_nodes=None, *, labels=None, start=None, n_s
     >>> A.shape, bool((A == A.T).all())
     ((30, 30), True)
     """
+    rng = check_random_state(random_state, _TAG, allow_secure=True)
+    check_param(n_steps, [None, int_rule(0, MAX_COUNT)], "n_steps")
+    check_param(max_degree, [None, MAX_DEGREE_RULE], "max_degree")
     A0 = _start_graph(start, n_nodes)
     chain = ERGMChain(A0, statistics, labels=labels, max_degree=max_degree)
-    rng = check_random_state(random_state, _TAG)
     steps = default_steps(chain.n_nodes) if n_steps is None else n_steps
     chain.run(theta, steps, rng)
     return chain.A
@@ -461,10 +510,11 @@ class ERGM(ParamsMixin, TransformerMixin, BaseEstimator):
         Node labels for labelled terms.
     n_steps : int, optional
         MH steps per draw (default: 20 per dyad, at least 10,000).
-    max_degree : int, optional
+    max_degree : int in [1, 2^53], optional
         Restrict the model to graphs of maximum degree at most ``max_degree``.
-    random_state : None, int, numpy.random.Generator or SeedSequence
-        Item ``k`` of a batch uses the stream with spawn key ``k``.
+    random_state : None, int, numpy.random.Generator, SeedSequence or "secure"
+        Item ``k`` of a batch uses the stream with spawn key ``k``; "secure" seeds each
+        chain from the operating system's CSPRNG.
     n_jobs : int, optional
         Chains run in parallel (threads); results do not depend on it.
 
@@ -492,9 +542,9 @@ class ERGM(ParamsMixin, TransformerMixin, BaseEstimator):
         "statistics": [str, tuple, list],
         "theta": [tuple, list, np.ndarray],
         "labels": [None, tuple, list, np.ndarray],
-        "n_steps": [None, Interval("int", 0, None, "left")],
-        "max_degree": [None, Interval("int", 1, None, "left")],
-        "random_state": ["random_state"],
+        "n_steps": [None, int_rule(0, MAX_COUNT)],
+        "max_degree": [None, MAX_DEGREE_RULE],
+        "random_state": ["secure_random_state"],
         "n_jobs": ["n_jobs"],
     }
 
@@ -521,7 +571,8 @@ class ERGM(ParamsMixin, TransformerMixin, BaseEstimator):
         X : int, graph, or a sequence of them
             A node count (the chain starts at the empty graph) or a starting graph in any
             container of the input contract (dense or sparse adjacency matrix, networkx graph,
-            edge list; see :func:`as_network`).
+            edge list; see :func:`as_network`). A networkx graph is one graph (its node labels
+            are never node counts).
 
         Returns
         -------
@@ -529,13 +580,15 @@ class ERGM(ParamsMixin, TransformerMixin, BaseEstimator):
         """
         self._validate_params()
         items, single = _starts(X)
-        starts = [_start_graph(None, x) if _is_count(x) else x for x in items]
-        streams = item_streams(self.random_state, range(len(starts)), _TAG)
+        streams = item_streams(self.random_state, range(len(items)), _TAG,
+                               allow_secure=True)
         out = map_items(
-            lambda A0, rng: sample_ergm(self.statistics, self.theta, labels=self.labels,
-                                        start=A0, n_steps=self.n_steps,
-                                        max_degree=self.max_degree, random_state=rng),
-            starts, streams, self.n_jobs)
+            lambda x, rng: sample_ergm(self.statistics, self.theta,
+                                       n_nodes=x if _is_count(x) else None,
+                                       start=None if _is_count(x) else x, labels=self.labels,
+                                       n_steps=self.n_steps, max_degree=self.max_degree,
+                                       random_state=rng),
+            items, streams, self.n_jobs)
         return join_batch(out, single)
 
     def __sklearn_tags__(self):

@@ -40,7 +40,8 @@ import scipy.sparse as sp
 from ..graphs._packed import PackedAdjacency
 from ..release._counts import degrees
 from ..utils._validation import check_adjacency, check_positive_int
-from ._terms import ALTERNATING_TERMS, ERGMTerms, ergm_statistics, parse_terms
+from ._kernels import shared_partners
+from ._terms import ALTERNATING_TERMS, ERGMTerms, edge_arrays, parse_terms, term_statistics
 
 __all__ = [
     "ERGM_LEVELS",
@@ -380,17 +381,33 @@ def truncate_max_degree(A, max_degree):
 
 
 def truncation_smooth_factor(deg, k, beta):
-    """``max_{s>=0} e^{-beta s} (1 + s + #{w : k - s <= deg_w <= k + 1 + s})``."""
+    """``max_{s>=0} e^{-beta s} (1 + s + #{w : k - s <= deg_w <= k + 1 + s})``.
+
+    Node w is counted from ``s = dist_w`` on (``dist_w`` its distance to the window [k, k+1]),
+    so the count is a step function of s, constant between consecutive distinct distances;
+    there ``e^{-beta s} (1 + s + c)`` is unimodal (peak at ``1/beta - 1 - c``), so each
+    stretch's ends and the integers around its peak (clamped) stand for the whole stretch:
+    O(n log n) time and O(n) memory whatever k (no array of length k).
+    """
     n = deg.size
-    # Node w is counted from s = dist_w on; every node once s >= max(dist).
     dist = np.maximum(np.maximum(k - deg, deg - k - 1), 0)
-    s_full = int(dist.max(initial=0))
-    counts = np.cumsum(np.bincount(dist, minlength=s_full + 1))
-    s = np.arange(s_full + 1)
     if math.isinf(beta):
-        return float(1 + counts[0])
+        return float(1 + np.count_nonzero(dist == 0))
+    values, per_value = np.unique(dist, return_counts=True)
+    counts = np.cumsum(per_value)
+    if not values.size or values[0] > 0:  # no node in the window at s = 0
+        values, counts = np.r_[0, values], np.r_[0, counts]
+    # stretches [starts, ends] of constant count over [0, s_full]
+    s_full = int(values[-1])
+    starts, ends = values, np.r_[values[1:] - 1, s_full]
+    peak = 1.0 / beta - 1.0 - counts
+    candidates = [starts, ends]
+    for rounding in (np.floor, np.ceil):
+        candidates.append(np.clip(rounding(peak), starts, ends).astype(np.int64))
+    s = np.concatenate(candidates).astype(np.int64)
+    c = np.concatenate([counts] * len(candidates)).astype(np.int64)
     with np.errstate(over="ignore", under="ignore"):
-        best = float(np.max(np.exp(-beta * s) * (1.0 + s + counts)))
+        best = float(np.max(np.exp(-beta * s) * (1.0 + s + c)))
     # Beyond s_full the count is n and e^{-beta s} (1 + s + n) peaks at s* = 1/beta - 1 - n.
     s_star = 1.0 / beta - 1.0 - n
     if s_star > s_full:
@@ -482,14 +499,18 @@ def exact_statistics(A, terms):
                         tuple(terms.decays[i] for i in count_idx),
                         tuple(terms.sizes[i] for i in count_idx), terms.labels, terms.levels,
                         ())
-        counts = np.rint(ergm_statistics(B, sub)).astype(np.int64).tolist()
+        counts = np.rint(term_statistics(B, sub)).astype(np.int64).tolist()
         pos = 0
         for i in count_idx:
             off, size = terms.offsets[i], terms.sizes[i]
             out[off:off + size] = counts[pos:pos + size]
             pos += size
     deg = np.asarray(B.sum(axis=1)).ravel().astype(np.int64)
-    P = None
+    edge_L = hist_L = None
+    if any(name in ("altktriangles", "altktwopaths") for name in terms.names):
+        # shared partners edge by edge (memory linear in the graph, no matrix product)
+        indptr, indices = edge_arrays(B)
+        edge_L, hist_L = shared_partners(indptr, indices, int(deg.sum()) // 2)
     for name, decay, off in zip(terms.names, terms.decays, terms.offsets):
         if name == "altkstars":
             hist = np.bincount(deg)
@@ -497,10 +518,11 @@ def exact_statistics(A, terms):
             total = sum(int(h) * psi[d] for d, h in enumerate(hist.tolist()) if h)
             out[off] = Fraction(decay) * Fraction(total, _ONE)
         elif name in ("altktriangles", "altktwopaths"):
-            if P is None:
-                P = B @ B
-            upper = sp.triu(P.multiply(B) if name == "altktriangles" else P, k=1).tocoo()
-            hist = np.bincount(upper.data.astype(np.int64), minlength=1)
+            # hist[t]: edges (dyads) i < j with t shared partners (phi(0) = 0: t = 0 adds 0)
+            hist = np.bincount(edge_L, minlength=1) if name == "altktriangles" else \
+                np.trim_zeros(hist_L, "b")
+            if not hist.size:
+                hist = np.zeros(1, dtype=np.int64)
             phi = _phi_units(decay, hist.size - 1)
             out[off] = Fraction(sum(int(h) * phi[t] for t, h in enumerate(hist.tolist()) if h),
                                 _ONE)

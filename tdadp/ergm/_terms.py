@@ -35,11 +35,18 @@ decay 2, Snijders et al.'s choice). Labelled terms read the node labels given be
 
 from __future__ import annotations
 
+import math
 import numbers
 from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
+
+from ..graphs._packed import PackedAdjacency
+from ..io._input import one_graph
+from ..utils._memory import check_memory
+from ..utils._params import Rule
+from ._kernels import shared_partners
 
 __all__ = [
     "ERGM_TERMS",
@@ -50,6 +57,12 @@ __all__ = [
     "parse_terms",
     "ergm_statistics",
     "check_labels",
+    "as_network",
+    "rho_tables",
+    "MAX_DEGREE_RULE",
+    "MAX_COUNT",
+    "int_rule",
+    "real_rule",
 ]
 
 ALTERNATING_TERMS = ("altkstars", "altktriangles", "altktwopaths")
@@ -57,8 +70,51 @@ LABELLED_TERMS = ("nodematch", "nodefactor", "nodemix")
 ERGM_TERMS = ("edges", *ALTERNATING_TERMS, *LABELLED_TERMS)
 DEFAULT_DECAY = 2.0
 
+
+def int_rule(low, high=None):
+    """The declared rule "an int in [low, high]" (``high`` None: unbounded), compared exactly.
+
+    Unlike an ``Interval``, it never converts the value to float, so a huge int (10**400)
+    is judged like any other instead of raising an OverflowError.
+    """
+    shown = {2 ** 53: "2^53", 2 ** 63 - 1: "2^63 - 1"}
+    what = f"an int in [{low}, {'inf)' if high is None else f'{shown.get(high, high)}]'}"
+    return Rule(what, lambda v: (isinstance(v, (numbers.Integral, np.integer))
+                                 and not isinstance(v, (bool, np.bool_))
+                                 and v >= low and (high is None or v <= high)))
+
+
+def real_rule(interval):
+    """An ``Interval`` of reals as a rule that also refuses a number float64 cannot hold,
+    such as the int 10**400 (the code computes with the value as a float)."""
+    def test(value):
+        float(value)  # an OverflowError is a refusal (Rule catches it)
+        return interval(value)
+    return Rule(f"{interval} (a float64)", test)
+
+
+#: Largest count (steps, iterations, chains) the compiled code takes: an int64.
+MAX_COUNT = 2 ** 63 - 1
+#: The rule of every ``max_degree`` of the ERGM part: an int in [1, 2^53]. A degree bound
+#: beyond any graph's size restricts nothing, and 2^53 keeps every quantity derived from it
+#: exact in float64 and int64 (the compiled chain's bounds, the smooth sensitivity's window).
+MAX_DEGREE_RULE = int_rule(1, 2 ** 53)
+
 # Integer codes of the terms in the compiled sampler (tdadp.ergm._sampler).
 TERM_CODES = {name: code for code, name in enumerate(ERGM_TERMS)}
+
+
+def _label_kind(value):
+    """The type family of one label: labels of one graph must share it."""
+    if isinstance(value, (bool, np.bool_)):
+        return "booleans"
+    if isinstance(value, (numbers.Real, np.integer, np.floating)):
+        return "numbers"
+    if isinstance(value, (str, np.str_)):
+        return "strings"
+    if isinstance(value, (bytes, np.bytes_)):
+        return "bytes"
+    return type(value).__name__
 
 
 def check_labels(labels, n_nodes):
@@ -67,7 +123,9 @@ def check_labels(labels, n_nodes):
     Parameters
     ----------
     labels : array-like of shape (n_nodes,)
-        Any hashable, sortable values (ints, strings); no missing values.
+        Hashable, sortable values of one type family (all numbers, all strings or all
+        booleans; a mix such as ``[0, "a"]`` is refused rather than turned into strings);
+        no missing values.
     n_nodes : int
 
     Returns
@@ -79,18 +137,41 @@ def check_labels(labels, n_nodes):
     if labels is None:
         raise ValueError("the labelled ERGM terms (nodematch, nodefactor, nodemix) need node "
                          "labels: pass labels= (one per node).")
-    arr = np.asarray(labels)
+    if isinstance(labels, (str, bytes, dict, set, frozenset)):
+        raise ValueError(f"labels must be a sequence of one label per node, got "
+                         f"{type(labels).__name__}.")
+    try:
+        arr = np.asarray(labels) if isinstance(labels, np.ndarray) else \
+            np.asarray(labels, dtype=object)
+    except (TypeError, ValueError):
+        raise ValueError("labels must be a flat sequence of one label per node.") from None
     if arr.ndim != 1 or arr.shape[0] != n_nodes:
         raise ValueError(f"labels must have one value per node ({n_nodes}), got shape "
                          f"{arr.shape}.")
+    if arr.dtype == object:
+        if any(v is None for v in arr):
+            raise ValueError("labels contain None: every node needs a label.")
+        kinds = {_label_kind(v) for v in arr}
+        if len(kinds) > 1:
+            raise ValueError(f"labels must be of one type, got a mix of {', '.join(sorted(kinds))}"
+                             ": convert them to one type (e.g. all strings) first.")
+        if kinds <= {"numbers", "booleans", "strings", "bytes"}:
+            arr = np.asarray(arr.tolist())  # the dtype numpy gives a list of one type
+        else:
+            try:
+                for v in arr:
+                    hash(v)
+            except TypeError:
+                raise ValueError("labels must be hashable values (numbers, strings, booleans)"
+                                 ".") from None
+    if arr.dtype.kind == "c":
+        raise ValueError("labels must be real numbers, strings or booleans, not complex.")
     if arr.dtype.kind == "f" and np.isnan(arr).any():
         raise ValueError("labels contain NaN: every node needs a label.")
-    if arr.dtype == object and any(v is None for v in arr):
-        raise ValueError("labels contain None: every node needs a label.")
     try:
         levels, codes = np.unique(arr, return_inverse=True)
-    except TypeError as exc:
-        raise ValueError(f"labels must be sortable values of one type: {exc}") from None
+    except TypeError:
+        raise ValueError("labels must be sortable values of one type.") from None
     return codes.astype(np.int64).ravel(), levels
 
 
@@ -145,6 +226,11 @@ class ERGMTerms:
         return [(a, b) for a in range(L) for b in range(a, L) if (a, b) != (0, 0)]
 
 
+_DECAY_RULE = Rule("a finite number >= 1", lambda v: (
+    isinstance(v, (numbers.Real, np.floating, np.integer))
+    and not isinstance(v, (bool, np.bool_)) and math.isfinite(float(v)) and v >= 1))
+
+
 def _entry(entry):
     if isinstance(entry, str):
         name, decay = entry, None
@@ -154,10 +240,10 @@ def _entry(entry):
         raise ValueError(f"an ERGM term is a name or a pair (name, decay), got {entry!r}.")
     if name not in ERGM_TERMS:
         raise ValueError(f"unknown ERGM term {name!r}; known: {', '.join(ERGM_TERMS)}.")
+    name = str(name)
     if name in ALTERNATING_TERMS:
         decay = DEFAULT_DECAY if decay is None else decay
-        if (not isinstance(decay, (numbers.Real, np.floating, np.integer))
-                or isinstance(decay, bool) or not np.isfinite(decay) or decay < 1):
+        if not _DECAY_RULE(decay):
             raise ValueError(f"the decay of {name!r} must be a finite number >= 1 (its "
                              f"alternating signs need 0 <= 1 - 1/decay < 1), got {decay!r}.")
         return name, float(decay)
@@ -191,11 +277,12 @@ def parse_terms(statistics, labels=None, n_nodes=None):
     """
     if isinstance(statistics, str):
         statistics = (statistics,)
-    try:
-        entries = [_entry(e) for e in statistics]
-    except TypeError:
-        raise ValueError(f"statistics must be a sequence of ERGM terms, got "
-                         f"{type(statistics).__name__}.") from None
+    if not isinstance(statistics, (list, tuple, np.ndarray)):
+        # a set or dict has no order to give the statistic vector
+        raise ValueError(f"statistics must be a list or tuple of ERGM terms, got "
+                         f"{type(statistics).__name__}.")
+    entries = [_entry(e) for e in np.asarray(statistics, dtype=object).ravel().tolist()] \
+        if isinstance(statistics, np.ndarray) else [_entry(e) for e in statistics]
     if not entries:
         raise ValueError("an ERGM needs at least one term.")
     seen = set()
@@ -240,64 +327,115 @@ def mix_index(a, b, n_levels):
     return lo * n_levels - lo * (lo - 1) // 2 + (hi - lo) - 1
 
 
-def _dense(A):
-    return A.toarray() if sp.issparse(A) else np.asarray(A)
+def as_network(X, name="A"):
+    """One graph under the package's input contract, as a dense array or a sparse matrix.
 
-
-def _shared_partners(A):
-    """L = A @ A as int64 (dense), zero diagonal."""
-    if sp.issparse(A):
-        B = sp.csr_matrix(A, dtype=np.int64)
-        L = (B @ B).toarray()
-    else:
-        B = np.asarray(A, dtype=np.float64)
-        L = np.rint(B @ B).astype(np.int64)
-    np.fill_diagonal(L, 0)
-    return L
-
-
-def _alt_sum(counts, decay):
-    """``decay * sum(1 - r^counts)``, r = 1 - 1/decay, stable for counts up to n."""
-    r = 1.0 - 1.0 / decay
-    return float(decay * np.sum(-np.expm1(counts * np.log(r)))) if r > 0 else \
-        float(decay * np.count_nonzero(counts))
-
-
-def ergm_statistics(A, statistics, labels=None):
-    """The statistic vector ``s(x)`` of a graph for the given ERGM terms.
-
-    Parameters
-    ----------
-    A : adjacency matrix of shape (n, n)
-        Binary, symmetric, zero diagonal (dense or scipy sparse).
-    statistics : terms, or a parsed :class:`ERGMTerms`
-        See :func:`parse_terms`.
-    labels : array-like of shape (n,), optional
-        Node labels for the labelled terms.
-
-    Returns
-    -------
-    ndarray of float64, shape (n_statistics,)
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tdadp.ergm import ergm_statistics
-    >>> K4 = np.ones((4, 4), dtype=np.uint8) - np.eye(4, dtype=np.uint8)
-    >>> # 6 edges, each in a triangle (decay 1 counts the edges with a shared partner)
-    >>> ergm_statistics(K4, ["edges", ("altktriangles", 1.0)]).tolist()
-    [6.0, 6.0]
+    Every container :func:`tdadp.io.graph_batch` takes (dense arrays and nested lists, scipy
+    sparse matrices and arrays of any format, networkx graphs, edge lists read by
+    :func:`tdadp.io.read_edgelist`, packed adjacencies, unpacked here to CSR), checked by
+    the same rules (a simple graph: symmetric, binary, zero diagonal); a batch is refused
+    (messages call the graph ``name``).
     """
+    A = one_graph(X, name)
+    return A.tocsr() if isinstance(A, PackedAdjacency) else A
+
+
+# Alternating sums without cancellation.
+#
+# With x = 1/decay and r = 1 - x, the terms need ``1 - r^t`` and, for altkstars, the
+# per-node value ``psi(d) = lambda (d - lambda (1 - r^d)) = sum_{k=2}^{d} (-1)^k C(d, k)
+# lambda^(2-k)`` (the definition, a finite sum). Evaluated as written both lose everything for
+# large decays: ``r = 1 - x`` rounds (at decay 1e17 to exactly 1), and ``d - lambda (1 - r^d)``
+# cancels (``lambda (1 - r^d) = d - C(d, 2)/lambda + ...``). Here:
+#
+# - ``1 - r^t = -expm1(t log1p(-x))``: log1p and expm1 keep the relative precision of x for
+#   every decay (x itself is 1/decay correctly rounded), so every table entry is accurate to a
+#   few ulps;
+# - ``psi(d)``: the closed form where ``2 d > lambda`` (there ``lambda (1 - r^d) <= (1 -
+#   e^(-1/2)) 2 d``, so at most about 2.2 bits cancel), and the finite series elsewhere, whose
+#   terms ``C(d, k) / lambda^(k-2)`` shrink at least 6-fold from one to the next (ratio
+#   ``(d - k) / ((k + 1) lambda) <= 1/6``): a few terms give it to full precision, and no
+#   power of lambda is formed (no overflow up to the largest float).
+#
+# The tests check both against exact rational arithmetic for decays 1 to 1e300.
+
+
+def _one_minus_rho(decay, t):
+    """``1 - r^t`` (t a float array), accurately for any decay >= 1 (r = 0 at decay 1)."""
+    t = np.asarray(t, dtype=np.float64)
+    if decay == 1.0:
+        return (t > 0).astype(np.float64)
+    return -np.expm1(t * np.log1p(-1.0 / decay))
+
+
+def rho_tables(decays, size):
+    """``r^t`` and ``1 - r^t`` for t = 0..size-1, one row per decay (the sampler's tables).
+
+    ``r^t`` is ``r ** t`` (its absolute error is a few ulps whatever the decay); ``1 - r^t``
+    comes from :func:`_one_minus_rho`, never from ``1 - r ** t``, which cancels.
+    """
+    t = np.arange(size, dtype=np.float64)
+    rho = np.ones((len(decays), size))
+    omr = np.zeros((len(decays), size))
+    for row, decay in enumerate(decays):
+        r = 1.0 - 1.0 / decay
+        rho[row] = np.power(r, t) if r > 0 else (t == 0).astype(float)
+        omr[row] = _one_minus_rho(decay, t)
+    return rho, omr
+
+
+def _kstar_values(decay, dmax):
+    """``psi(d) = lambda (d - lambda (1 - r^d))`` for d = 0..dmax (see the notes above)."""
+    d = np.arange(dmax + 1, dtype=np.float64)
+    out = np.zeros(dmax + 1)
+    closed = 2.0 * d > decay
+    out[closed] = decay * (d[closed] - decay * _one_minus_rho(decay, d[closed]))
+    series = ~closed & (d >= 2)
+    if series.any():
+        ds = d[series]
+        term = ds * (ds - 1.0) / 2.0  # C(d, 2)
+        total = term.copy()
+        k = 2
+        while True:
+            term = term * (ds - k) / ((k + 1) * decay)  # C(d, k+1) / lambda^(k-1)
+            k += 1
+            total += term if k % 2 == 0 else -term
+            if not np.any(term > 2.0 ** -60 * total):
+                break
+        out[series] = total
+    return out
+
+
+def _weighted_sum(counts, values):
+    """``sum_t counts[t] values[t]``, the products rounded once each, summed exactly."""
+    nz = np.flatnonzero(counts)
+    return math.fsum((counts[nz] * values[nz]).tolist())
+
+
+def edge_arrays(A):
+    """The CSR arrays of a checked graph, indices sorted (the shared-partner kernel's input)."""
+    B = A if sp.isspmatrix_csr(A) else sp.csr_matrix(A)
+    if not B.has_sorted_indices:
+        B = B.sorted_indices()
+    return B.indptr, B.indices
+
+
+def term_statistics(A, terms):
+    """``s(x)`` of a checked graph (uint8/int ndarray or sparse) for parsed terms."""
     n = A.shape[0]
-    terms = statistics if isinstance(statistics, ERGMTerms) else \
-        parse_terms(statistics, labels, n_nodes=n)
     if terms.labels is not None and terms.labels.shape[0] != n:
         raise ValueError(f"the terms' labels cover {terms.labels.shape[0]} nodes, the graph has "
                          f"{n}.")
     deg = np.asarray(A.sum(axis=1)).ravel().astype(np.int64)
     n_edges = int(deg.sum()) // 2
-    need_L = any(t in ("altktriangles", "altktwopaths") for t in terms.names)
-    L = _shared_partners(A) if need_L else None
+    edge_L = hist_L = None
+    if any(t in ("altktriangles", "altktwopaths") for t in terms.names):
+        # CSR copy (indices and data), the kernel's counters, the per-edge counts
+        check_memory(12 * 2 * n_edges + 8 * (4 * n + 2 * n_edges),
+                     f"the shared partners of a graph on {n} nodes and {n_edges} edges",
+                     " (they are counted edge by edge, in memory linear in the graph)")
+        indptr, indices = edge_arrays(A)
+        edge_L, hist_L = shared_partners(indptr, indices, n_edges)
     if terms.labels is not None:
         Au = sp.triu(sp.csr_matrix(A), k=1).tocoo()
         ci, cj = terms.labels[Au.row], terms.labels[Au.col]
@@ -306,15 +444,14 @@ def ergm_statistics(A, statistics, labels=None):
         if name == "edges":
             out[off] = n_edges
         elif name == "altkstars":
-            # lambda^2 sum_i (r^d - 1 + d/lambda) = lambda sum_i (d - lambda (1 - r^d))
-            out[off] = decay * (2 * n_edges - _alt_sum(deg.astype(float), decay))
+            hist = np.bincount(deg)
+            out[off] = _weighted_sum(hist, _kstar_values(decay, hist.size - 1))
         elif name == "altktriangles":
-            iu = np.triu_indices(n, 1)
-            on = _dense(A)[iu] != 0
-            out[off] = _alt_sum(L[iu][on].astype(float), decay)
+            # decay sum_{ij in E} (1 - r^(L_ij)), edges in row-major order
+            out[off] = float(decay * np.sum(_one_minus_rho(decay, edge_L)))
         elif name == "altktwopaths":
-            iu = np.triu_indices(n, 1)
-            out[off] = _alt_sum(L[iu].astype(float), decay)
+            # decay sum_{i<j} (1 - r^(L_ij)): the dyads without a shared partner add 0
+            out[off] = decay * _weighted_sum(hist_L, _one_minus_rho(decay, np.arange(n)))
         elif name == "nodematch":
             out[off] = np.count_nonzero(ci == cj)
         elif name == "nodefactor":
@@ -326,3 +463,45 @@ def ergm_statistics(A, statistics, labels=None):
             counts = np.bincount(idx[idx >= 0], minlength=Lv * (Lv + 1) // 2 - 1)
             out[off:off + len(counts)] = counts
     return out
+
+
+def ergm_statistics(A, statistics, labels=None):
+    """The statistic vector ``s(x)`` of a graph for the given ERGM terms.
+
+    Parameters
+    ----------
+    A : graph on n nodes
+        A simple graph under the package's input contract (:func:`tdadp.io.graph_batch`):
+        a binary, symmetric adjacency matrix with zero diagonal (dense, nested lists or scipy
+        sparse), a networkx graph, an edge list or a packed adjacency. Anything else
+        (directed, weighted, self-loops, NaN, a batch) is refused with a ValueError.
+    statistics : terms, or a parsed :class:`ERGMTerms`
+        See :func:`parse_terms`.
+    labels : array-like of shape (n,), optional
+        Node labels for the labelled terms.
+
+    Returns
+    -------
+    ndarray of float64, shape (n_statistics,)
+
+    Notes
+    -----
+    Shared partners are counted edge by edge from the sparse adjacency (memory linear in the
+    graph, time the sum of squared degrees), never as an n x n matrix; the alternating sums
+    are evaluated without cancellation for every decay (see the notes above
+    :func:`rho_tables` in the source).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tdadp.ergm import ergm_statistics
+    >>> K4 = np.ones((4, 4), dtype=np.uint8) - np.eye(4, dtype=np.uint8)
+    >>> # 6 edges, each in a triangle (decay 1 counts the edges with a shared partner)
+    >>> ergm_statistics(K4, ["edges", ("altktriangles", 1.0)]).tolist()
+    [6.0, 6.0]
+    """
+    A = as_network(A)
+    n = A.shape[0]
+    terms = statistics if isinstance(statistics, ERGMTerms) else \
+        parse_terms(statistics, labels, n_nodes=n)
+    return term_statistics(A, terms)
