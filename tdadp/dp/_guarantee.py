@@ -23,7 +23,7 @@ MAX_DEPTH = 16
 MAX_COMPONENTS = 100_000
 
 
-class _NotAGuarantee(ValueError):
+class NotAGuarantee(ValueError):
     """Data that is not shaped like a guarantee (as opposed to a guarantee's invalid value)."""
 
 
@@ -37,11 +37,11 @@ def _tree_size(root, read_components):
         count += 1
         depth = max(depth, level)
         if level > MAX_DEPTH:
-            raise _NotAGuarantee(f"PrivacyGuarantee: components nested more than {MAX_DEPTH} "
+            raise NotAGuarantee(f"PrivacyGuarantee: components nested more than {MAX_DEPTH} "
                              "levels deep; compose() gives two levels (flatten the "
                              "composition).")
         if count > MAX_COMPONENTS:
-            raise _NotAGuarantee(f"PrivacyGuarantee: more than {MAX_COMPONENTS:,} guarantees in "
+            raise NotAGuarantee(f"PrivacyGuarantee: more than {MAX_COMPONENTS:,} guarantees in "
                              "one composition.")
         stack.extend((c, level + 1) for c in read_components(node))
     return depth, count
@@ -198,17 +198,17 @@ class PrivacyGuarantee:
 
         def components(d):
             if not isinstance(d, dict):
-                raise _NotAGuarantee(f"PrivacyGuarantee.from_dict expects a dict of the fields "
+                raise NotAGuarantee(f"PrivacyGuarantee.from_dict expects a dict of the fields "
                                  f"of a PrivacyGuarantee, got {type(d).__name__}.")
             unknown = [k for k in d if k not in names]
             if unknown:
                 shown = ", ".join(repr(str(k)[:40]) for k in unknown[:3])
-                raise _NotAGuarantee(f"PrivacyGuarantee.from_dict: {len(unknown)} unknown "
+                raise NotAGuarantee(f"PrivacyGuarantee.from_dict: {len(unknown)} unknown "
                                  f"field(s) ({shown}); the fields are "
                                  f"{', '.join(sorted(names))}.")
             value = d.get("components", [])
             if not isinstance(value, (list, tuple)):
-                raise _NotAGuarantee(f"PrivacyGuarantee.from_dict: components must be a list of "
+                raise NotAGuarantee(f"PrivacyGuarantee.from_dict: components must be a list of "
                                  f"guarantees, got {type(value).__name__}.")
             return value
 

@@ -162,10 +162,16 @@ def _on_grid(value, grid_log2, integer):
     if integer and not np.array_equal(value, np.rint(value)):
         # The calibration counted on an integer statistic (its grid sensitivity depends on it).
         raise ValueError("the statistic is declared integer-valued but has fractional values.")
-    rounded = np.rint(np.ldexp(value, -grid_log2))
+    with np.errstate(over="ignore"):
+        rounded = np.rint(np.ldexp(value, -grid_log2))
     if value.size == 0 or np.max(np.abs(rounded)) < VECTOR_LIMIT:
         return rounded.astype(np.int64)
-    return np.array([int(v) for v in rounded.ravel()], dtype=object)
+    if np.isfinite(rounded).all():
+        return np.array([int(v) for v in rounded.ravel()], dtype=object)
+    # A grid so fine that the value overflows a float in grid units: exactly, in integers
+    # (round half to even, as np.rint).
+    scale = Fraction(2) ** -grid_log2
+    return np.array([round(Fraction(float(v)) * scale) for v in value.ravel()], dtype=object)
 
 
 def _to_float(units, grid_log2):

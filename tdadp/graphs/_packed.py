@@ -31,7 +31,7 @@ from ..utils._validation import check_adjacency
 from ._dyads import row_blocks
 from ._packed_kernels import csr_from_words, degrees_from_words
 
-__all__ = ["PackedAdjacency", "packed_layout", "fill_blocks"]
+__all__ = ["PackedAdjacency", "packed_layout", "n_words", "fill_blocks", "unused_bits"]
 
 if sys.byteorder != "little":  # pragma: no cover - every platform numpy wheels exist for
     raise ImportError("tdadp's packed graphs assume a little-endian machine.")
@@ -50,6 +50,17 @@ def packed_layout(n):
     offsets = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(W - first, out=offsets[1:])
     return first, offsets
+
+
+def n_words(n):
+    """Payload words of a packed graph on ``n`` nodes, in Python integers (no array).
+
+    ``sum_i (W - (i + 1) // 64)`` over ``i < n``, ``W = ceil(n / 64)``: the last offset of
+    :func:`packed_layout`, without building it.
+    """
+    W = -(-n // 64)
+    q, r = divmod(n, 64)
+    return n * W - (32 * q * (q - 1) + q * (r + 1))
 
 
 def fill_blocks(out, block_words, streams, n_threads=None):
@@ -89,6 +100,37 @@ def _popcount(words):
         return np.bitwise_count(words)
     return _BYTE_BITS[words.view(np.uint8)].reshape(words.shape + (8,)).sum(
         axis=-1, dtype=np.uint8)
+
+
+def unused_bits(words, n):
+    """How many bits of a packed buffer lie outside the graph on ``n`` nodes.
+
+    Those are columns ``<= i`` in row ``i``'s first stored word (the diagonal and below) and
+    columns ``>= n`` (padding) in its last; a graph sets none of them. Row blocks at a time,
+    vectorised, no dense copy.
+    """
+    first_word, offsets = packed_layout(n)
+    W = -(-n // 64)
+    pad = n % 64
+    pad_mask = np.uint64(0) if pad == 0 else ~np.uint64((1 << pad) - 1)
+    count = 0
+    step = 1 << 18
+    for i0 in range(0, n, step):
+        i1 = min(n, i0 + step)
+        rows = np.arange(i0, i1, dtype=np.int64)
+        f = first_word[i0:i1]
+        stored = f < W  # the last row of a graph with n % 64 == 0 stores no word
+        rows, f = rows[stored], f[stored]
+        start, end = offsets[i0:i1][stored], offsets[i0 + 1:i1 + 1][stored]
+        # Row i's first word covers columns 64 f .. 64 f + 63; those up to i are its
+        # (i - 64 f + 1) lowest bits (0 to 63 of them: f = (i + 1) // 64).
+        low = (rows - 64 * f + 1).astype(np.uint64)
+        mask = (np.uint64(1) << low) - np.uint64(1)
+        count += int(_popcount(words[start] & mask).sum(dtype=np.int64))
+        if pad:
+            count += int(_popcount(words[end - 1] & pad_mask).sum(dtype=np.int64))
+    return count
+
 
 
 def _count_bits(words):
@@ -154,13 +196,16 @@ class PackedAdjacency:
     (True, ['a', 'b', 'c'])
     """
 
-    def __init__(self, n, words=None, *, nodes=None, guarantee=None):
+    def __init__(self, n, words=None, *, nodes=None, guarantee=None, validate=True):
+        if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)) or n < 0:
+            raise ValueError(f"n must be a non-negative integer, got {n!r}.")
         n = int(n)
-        if n < 0:
-            raise ValueError(f"n must be non-negative, got {n}.")
+        total = n_words(n)
+        # The layout (two int64 arrays of n + 1) and, when made here, the words.
+        check_memory(16.0 * (n + 1) + (8.0 * total if words is None else 0.0),
+                     f"a packed graph on {n} nodes")
         self.n = n
         self.first_word, self.offsets = packed_layout(n)
-        total = int(self.offsets[-1])
         if words is None:
             words = np.zeros(total, dtype=np.uint64)
         else:
@@ -168,6 +213,10 @@ class PackedAdjacency:
             if words.dtype != np.uint64 or words.ndim != 1 or words.size != total:
                 raise ValueError(f"a packed graph on {n} nodes needs {total} uint64 words, got "
                                  f"{words.size} of dtype {words.dtype}.")
+            if validate and (unused := unused_bits(words, n)):
+                raise ValueError(f"the words set {unused} bit(s) outside the graph (on or "
+                                 "below the diagonal, or past the last column), which no "
+                                 "graph has.")
         self.words = words
         self.nodes = None if nodes is None else list(nodes)
         if self.nodes is not None and len(self.nodes) != n:
@@ -486,7 +535,7 @@ class PackedAdjacency:
         return _count_bits(self.words)
 
     def copy(self):
-        return PackedAdjacency(self.n, self.words.copy(), nodes=self.nodes,
+        return PackedAdjacency(self.n, self.words.copy(), validate=False, nodes=self.nodes,
                                guarantee=self.guarantee)
 
     def __eq__(self, other):

@@ -58,12 +58,12 @@ from pathlib import Path
 import numpy as np
 
 from ..dp._guarantee import MAX_DEPTH as MAX_GUARANTEE_DEPTH
-from ..dp._guarantee import PrivacyGuarantee, _NotAGuarantee
+from ..dp._guarantee import NotAGuarantee, PrivacyGuarantee
 from ..graphs._info import graph_guarantee, graph_nodes
-from ..graphs._packed import PackedAdjacency, _popcount
+from ..graphs._packed import PackedAdjacency, n_words, unused_bits
 from ..utils._memory import check_memory
 
-__all__ = ["save_packed", "load_packed", "PACKED_FORMAT", "n_words"]
+__all__ = ["save_packed", "load_packed", "PACKED_FORMAT"]
 
 _MAGIC = b"TDADP-PACKED-GRAPH\n"
 PACKED_FORMAT = 2
@@ -92,7 +92,7 @@ def _guarantee_from(d, path):
         return None
     try:
         return PrivacyGuarantee.from_dict(d)
-    except _NotAGuarantee as exc:
+    except NotAGuarantee as exc:
         raise ValueError(f"{path}: the file's guarantee is not a tdadp PrivacyGuarantee "
                          f"({_clip(str(exc), 200)}).") from None
     except (TypeError, ValueError) as exc:
@@ -197,7 +197,7 @@ def save_packed(path, A):
     guarantee = _guarantee_dict(graph_guarantee(A))
     if nodes is not None and len(nodes) != A.n:
         raise ValueError(f"the graph has {len(nodes)} node names for {A.n} nodes.")
-    unused = _unused_bits(A.words, A.n, A.offsets, A.first_word)
+    unused = unused_bits(A.words, A.n)
     if unused:
         raise ValueError(f"the graph's words set {unused} bit(s) outside its strict upper "
                          "triangle (the diagonal, below it, or past column n); such a file "
@@ -228,42 +228,6 @@ def _check_path(path):
                         f"{type(path).__name__}.")
     if not os.fspath(path):
         raise ValueError("path must be a file name, got an empty one.")
-
-
-def n_words(n):
-    """Payload words of a packed graph on ``n`` nodes, in Python integers (no array).
-
-    ``sum_i (W - (i + 1) // 64)`` over ``i < n``, ``W = ceil(n / 64)``: the last offset of
-    :func:`tdadp.graphs.packed_layout`, without building it.
-    """
-    W = -(-n // 64)
-    q, r = divmod(n, 64)
-    return n * W - (32 * q * (q - 1) + q * (r + 1))
-
-
-def _unused_bits(words, n, offsets, first_word):
-    """Set bits outside the graph: columns ``<= i`` in row ``i``'s first stored word, and
-    columns ``>= n`` (padding) in its last. Row blocks at a time, vectorised, no dense copy."""
-    W = -(-n // 64)
-    pad = n % 64
-    pad_mask = np.uint64(0) if pad == 0 else ~np.uint64((1 << pad) - 1)
-    count = 0
-    step = 1 << 18
-    for i0 in range(0, n, step):
-        i1 = min(n, i0 + step)
-        rows = np.arange(i0, i1, dtype=np.int64)
-        f = first_word[i0:i1]
-        stored = f < W  # the last row of a graph with n % 64 == 0 stores no word
-        rows, f = rows[stored], f[stored]
-        start, end = offsets[i0:i1][stored], offsets[i0 + 1:i1 + 1][stored]
-        # Row i's first word covers columns 64 f .. 64 f + 63; those up to i are its
-        # (i - 64 f + 1) lowest bits (0 to 63 of them: f = (i + 1) // 64).
-        low = (rows - 64 * f + 1).astype(np.uint64)
-        mask = (np.uint64(1) << low) - np.uint64(1)
-        count += int(_popcount(words[start] & mask).sum(dtype=np.int64))
-        if pad:
-            count += int(_popcount(words[end - 1] & pad_mask).sum(dtype=np.int64))
-    return count
 
 
 _FIELDS = ("format", "layout", "byteorder", "n", "n_words", "tdadp_version", "sha256",
@@ -464,11 +428,12 @@ def load_packed(path):
             digest.update(part)
     if digest.hexdigest() != header["sha256"]:
         raise _damaged(path, "the payload's checksum does not match its header")
-    P = PackedAdjacency(n, words.astype(np.uint64, copy=False), nodes=header["nodes"],
-                        guarantee=guarantee)
-    unused = _unused_bits(P.words, n, P.offsets, P.first_word)
+    words = words.astype(np.uint64, copy=False)
+    unused = unused_bits(words, n)
     if unused:
         raise _damaged(path, f"its payload sets {unused} bit(s) outside the graph (on or "
                              "below the diagonal, or past the last column), which no graph "
                              "has")
-    return P
+    # Checked just above: the constructor need not scan the words a second time.
+    return PackedAdjacency(n, words, nodes=header["nodes"], guarantee=guarantee,
+                           validate=False)

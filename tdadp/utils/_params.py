@@ -74,8 +74,12 @@ class Interval:
                 return False
         elif not _is_real(value):
             return False
-        v = float(value)
-        if math.isnan(v):
+        try:
+            # Integers compare exactly (10**400 is a valid int, beyond every float).
+            v = int(value) if self.kind == "int" else float(value)
+        except (OverflowError, ValueError, TypeError):
+            return False
+        if isinstance(v, float) and math.isnan(v):
             return False
         lo_closed = self.closed in ("both", "left")
         hi_closed = self.closed in ("both", "right")

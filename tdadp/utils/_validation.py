@@ -7,8 +7,9 @@ so :func:`as_real_array` refuses both before casting.
 :func:`check_adjacency` is the simple-graph contract of every container: a graph whose
 adjacency has a nonzero diagonal (self-loops) or entries other than 0 and 1 (weights, or the
 parallel edges of a multigraph) is refused with a ValueError that counts them (never naming
-nodes or values: the graph may be private), unless the caller opts in to dropping the self-loops (``self_loops="drop"``) or binarizing the weights
-(``weights="binarize"``), which is then reported in a UserWarning with the counts.
+nodes or values: the graph may be private), unless the caller opts in to dropping the
+self-loops (``self_loops="drop"``) or binarizing the weights (``weights="binarize"``), which is
+then reported in a UserWarning with the counts.
 """
 
 from __future__ import annotations
@@ -93,14 +94,17 @@ def _real_values(arr, name):
     imaginary part), inside object arrays too.
     """
     if arr.dtype == object:
-        for value in arr.flat:
-            if isinstance(value, (str, bytes)):
-                raise ValueError(f"{name} must be numeric, got strings (the string {value!r}).")
-            if isinstance(value, (complex, np.complexfloating)):
-                raise ValueError(f"{name} must be real: Complex data not supported (got "
-                                 f"{value!r}).")
-            if value is None:  # numpy would cast it to NaN
-                raise TypeError(f"{name} must hold real numbers, got None.")
+        # Counts, never the values: the data may be private.
+        strings = sum(isinstance(v, (str, bytes)) for v in arr.flat)
+        if strings:
+            raise ValueError(f"{name} must be numeric, got strings ({strings} of "
+                             f"{arr.size} entries).")
+        complexes = sum(isinstance(v, (complex, np.complexfloating)) for v in arr.flat)
+        if complexes:
+            raise ValueError(f"{name} must be real: Complex data not supported ({complexes} "
+                             f"of {arr.size} entries are complex).")
+        if any(v is None for v in arr.flat):  # numpy would cast None to NaN
+            raise TypeError(f"{name} must hold real numbers, got None.")
         try:
             return arr.astype(np.float64)
         except TypeError as exc:  # numpy's "float() argument must be ... a real number"

@@ -111,3 +111,12 @@ def test_laplace_noise_lives_on_its_grid_and_discrete_noise_never_overflows():
         calibrate_noise(1.0, 1.0, "discrete", integer=False)
     with pytest.raises(ValueError, match="declared integer-valued"):
         add_noise(np.array([0.5]), calibrate_noise(1.0, 1.0, "laplace"), rng)
+
+
+@pytest.mark.parametrize("integer,value", [(True, [1.0, 3.0]), (False, [1.0, 2.5])])
+def test_a_grid_finer_than_float_range_is_exact_not_an_overflow(integer, value):
+    # Issue 26: sensitivity 1e-300 puts the grid at 2^-1027, where a value of 1 is beyond
+    # float range in grid units; np.ldexp overflowed and int(inf) raised OverflowError.
+    c = calibrate_noise(1e-300, 1.0, "laplace", integer)
+    out = add_noise(np.array(value), c, np.random.default_rng(0))
+    assert np.isfinite(out).all() and np.allclose(out, value, rtol=0, atol=1e-250)

@@ -113,7 +113,7 @@ _X = np.asarray(tdadp.circle(6, random_state=0))
         (_X.astype(complex), ValueError, "Complex data not supported"),
         (_X + 1e-3j, ValueError, "Complex data not supported"),
         (_X.astype(str), ValueError, "must be numeric, got strings"),
-        (np.array([["0.1", 0.2]] * 3, dtype=object), ValueError, "the string '0.1'"),
+        (np.array([["0.1", 0.2]] * 3, dtype=object), ValueError, r"got strings \(3 of 6"),
         (np.array([[{"a": 1}, 0.2]] * 3, dtype=object), TypeError, "real number"),
         (sp.csr_matrix(_X), TypeError, "sparse"),
         (_X[:1], ValueError, "n_samples = 1"),

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 import tdadp.io._packed_file as packed_file
 from tdadp import EdgeFlip, load_packed, read_edgelist, save_packed
 from tdadp.graphs import PackedAdjacency
+from tdadp.graphs._packed import unused_bits
 
 FUZZ = settings(max_examples=40, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow,
@@ -76,7 +77,7 @@ def _load(tmp_path, data):
 
 def _check_valid(Q):
     """A loaded graph is a simple graph whatever its file said."""
-    assert packed_file._unused_bits(Q.words, Q.n, Q.offsets, Q.first_word) == 0
+    assert unused_bits(Q.words, Q.n) == 0
     assert int(Q.degrees().sum()) == 2 * Q.count_edges()
     assert Q.nodes is None or len(Q.nodes) == Q.n
 

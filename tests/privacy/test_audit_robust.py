@@ -22,6 +22,7 @@ import pytest
 from sklearn.pipeline import Pipeline
 
 from tdadp import EdgeFlip, LaplaceFlip, edge_flip
+from tdadp.graphs import tag_graph
 from tdadp.privacy import audit
 from tdadp.release import LaplaceEdgeCount
 
@@ -240,3 +241,75 @@ def test_correct_mechanisms_pass_100_audits_of_default_size(pair, make):
     violations, results = _violations(make, pair, n_trials=2000)
     assert violations <= 10
     assert np.median([r.epsilon_lower for r in results]) > 0.5
+
+
+# ------------------------------------------------ cheap leaks the default screen must catch
+
+class SometimesCopies(EdgeFlip):
+    """A correct edgeFlip release, except that with probability ``p`` it is the input."""
+
+    p = 1e-2
+
+    def _release_graph(self, A, rng):
+        if rng.random() < self.p:
+            return np.array(A.toarray() if hasattr(A, "toarray") else A, dtype=np.uint8)
+        return super()._release_graph(A, rng)
+
+
+class RarelyCopies(SometimesCopies):
+    p = 1e-3
+
+
+class NodeOrderLeak(EdgeFlip):
+    """Flips correctly, then lists nodes 0 and 1 in swapped order when they are linked.
+
+    On a background symmetric under that swap the released matrix has the same law either
+    way: only the order of the node names tells the secret.
+    """
+
+    def _release(self, item, rng):
+        A = item[0]
+        released = np.asarray(super()._release(item, rng))
+        order = list(range(A.shape[0]))
+        if A[0, 1]:
+            order[0], order[1] = 1, 0
+        return tag_graph(np.ascontiguousarray(released[np.ix_(order, order)]),
+                         nodes=[f"v{k}" for k in order])
+
+
+@pytest.fixture(scope="module")
+def larger_pair():
+    # 66 dyads: an honest release equals its input with probability 0.73^66 ~ 1e-9.
+    G0 = np.zeros((12, 12), dtype=np.uint8)
+    G0[2, 3] = G0[3, 2] = G0[1, 4] = G0[4, 1] = 1
+    G1 = G0.copy()
+    G1[0, 1] = G1[1, 0] = 1
+    return G0, G1
+
+
+def test_occasional_copies_of_the_input_are_caught(larger_pair):
+    # Issue 26: a 1-in-100 copy passed the default screen (no entry's law moves much).
+    G0, G1 = larger_pair
+    r = audit(SometimesCopies(1.0), G0, G1, n_trials=10_000, random_state=0)
+    assert r.violation and r.statistic in ("release == G0", "release == G1")
+
+
+@pytest.mark.slow
+def test_rare_copies_of_the_input_are_caught_with_the_stated_trials(larger_pair):
+    # The docstring's figure: 1-in-1000 copies need about 100,000 releases of each network.
+    G0, G1 = larger_pair
+    r = audit(RarelyCopies(1.0), G0, G1, n_trials=100_000, random_state=0)
+    assert r.violation and r.statistic in ("release == G0", "release == G1")
+
+
+def test_a_leak_through_the_node_order_is_caught():
+    # Issue 26: the release's matrix has the same law for G0 and G1 (the background is
+    # symmetric under swapping nodes 0 and 1); the audit read the matrix only.
+    G0 = np.zeros((5, 5), dtype=np.uint8)
+    G0[2, 3] = G0[3, 2] = 1
+    G1 = G0.copy()
+    G1[0, 1] = G1[1, 0] = 1
+    r = audit(NodeOrderLeak(1.0), G0, G1, n_trials=400, random_state=0)
+    assert r.violation and "node order" in r.statistic
+    honest = audit(EdgeFlip(1.0), G0, G1, n_trials=400, random_state=0)
+    assert not honest.violation and "node order" not in honest.statistic
