@@ -545,7 +545,7 @@ def audit(mechanism, G0, G1, n_trials=2000, statistic=None, confidence=0.95,
     probability p is caught once about 10 / p releases of each network are evaluated, that is
     ``n_trials`` of about 100 / p in all. Measured on 12-node graphs at eps = 1 (an honest
     release equals its input with probability 1e-9 there): p = 1e-2 was caught in 10 of 10
-    seeded audits at ``n_trials=10_000`` (7 of 10 at 6,000); p = 1e-3 in PENDING at
+    seeded audits at ``n_trials=10_000`` (7 of 10 at 6,000); p = 1e-3 in 3 of 3 at
     ``n_trials=100_000``. On tiny graphs an honest release often equals its input, and such
     a copy changes the privacy loss too little to show.
 
