@@ -17,8 +17,8 @@ import tdadp
 ROOT = pathlib.Path(tdadp.__file__).parent
 
 # Stage order, bottom first. A module may import its own stage and any stage below it.
-STAGES = ["utils", "dp", "latent", "graphs", "io", "release", "ergm", "pufferfish", "privacy",
-          "embed", "topology", "cluster", "recipes", "experiments", "cli", "pipelines"]
+STAGES = ["utils", "dp", "latent", "graphs", "io", "datasets", "release", "ergm", "pufferfish",
+          "privacy", "embed", "topology", "cluster", "recipes", "experiments", "cli", "pipelines"]
 RANK = {name: i for i, name in enumerate(STAGES)}
 
 
