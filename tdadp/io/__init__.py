@@ -1,5 +1,7 @@
 """Graphs in and out: the one input contract of every graph stage, edge lists, networkx, and
-the packed ``.tdadp`` file format (:func:`save_packed`, :func:`load_packed`).
+the packed ``.tdadp`` file format (:func:`save_packed`, :func:`load_packed`), and the open
+release format (:func:`save_release`, :func:`load_release`: an edge-list CSV, or a packed
+file, with a JSON sidecar holding the node names and the guarantee).
 
 Every stage that takes a graph goes through :func:`graph_batch`, so a dense array, a scipy
 sparse matrix of any format, a networkx graph and an edge list read by :func:`read_edgelist`
@@ -28,6 +30,12 @@ from ._packed_file import (
     load_packed,
     save_packed,
 )
+from ._release_file import (
+    RELEASE_FORMAT,
+    load_release,
+    save_release,
+    sidecar_path,
+)
 
 __all__ = [
     "read_edgelist",
@@ -41,4 +49,8 @@ __all__ = [
     "PACKED_FORMAT",
     "save_packed",
     "load_packed",
+    "RELEASE_FORMAT",
+    "save_release",
+    "load_release",
+    "sidecar_path",
 ]
