@@ -6,6 +6,7 @@ comparison, and ToMATo clustering of the embedded nodes. Every stage is a scikit
 estimator with a function twin, and maps one item or a batch of items.
 """
 
+from . import datasets as datasets  # the loaders: tdadp.datasets.load_*
 from .cluster import (
     BICGaussianMixture,
     ToMATo,
@@ -15,6 +16,8 @@ from .cluster import (
     tomato,
 )
 from .dp import (
+    BudgetAccountant,
+    BudgetError,
     PrivacyGuarantee,
     compose,
     posterior_bound,
@@ -44,8 +47,10 @@ from .graphs import (
 from .io import (
     from_networkx,
     load_packed,
+    load_release,
     read_edgelist,
     save_packed,
+    save_release,
     simple_graph,
     to_networkx,
 )
@@ -134,6 +139,8 @@ __all__ = [
     "ergm_statistics",
     "save_packed",
     "load_packed",
+    "save_release",
+    "load_release",
     # mechanisms
     "EdgeFlip",
     "LaplaceFlip",
@@ -145,6 +152,8 @@ __all__ = [
     "power_bound",
     "posterior_bound",
     "compose",
+    "BudgetAccountant",
+    "BudgetError",
     "edge_privacy_exact",
     "audit",
     "LaplaceEdgeCount",

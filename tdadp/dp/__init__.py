@@ -4,12 +4,18 @@
   ``guarantee_``, in words and as hypothesis-testing bounds (:func:`power_bound`,
   :func:`posterior_bound`).
 - :func:`compose`: sequential composition of guarantees.
+- :class:`BudgetAccountant`: a total (eps, delta) that the releases of every mechanism given
+  ``accountant=`` spend, refusing (:class:`BudgetError`) a release past it.
 - Exact noise: :func:`calibrate_noise` and :func:`add_noise` (discrete Laplace on a rational
   grid, so no floating-point shortcut leaks), on the integer samplers
   :func:`bernoulli_exp`, :func:`geometric_exp` and :func:`discrete_laplace` (Canonne, Kamath,
   Steinke 2020) that every guarantee rests on, edgeFlip's geometric skipping included.
 """
 
+from ._accountant import (
+    BudgetAccountant,
+    BudgetError,
+)
 from ._bounds import (
     posterior_bound,
     power_bound,
@@ -42,6 +48,8 @@ __all__ = [
     "calibrate_noise",
     "add_noise",
     "compose",
+    "BudgetAccountant",
+    "BudgetError",
     "bernoulli_exp",
     "geometric_exp",
     "discrete_laplace",

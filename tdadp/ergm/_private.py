@@ -15,10 +15,13 @@ estimator holds the release (public by design), the posterior and the guarantee.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 
+from ..release._base import ACCOUNTANT_RULE
 from ..release._flip import EdgeFlip, flip_probability, implemented_rate
 from ..utils._params import RULES, Interval, Options, ParamsMixin, check_param
 from ..utils._random import item_streams, stage_tag
@@ -101,6 +104,12 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
         mechanism), and the MCMC, post-processing of the release, seeds its chains from it.
     n_jobs : int, optional
         Chains in parallel (threads); results do not depend on it.
+    accountant : BudgetAccountant or None, default=None
+        Charged by :meth:`fit`, once, with the release's guarantee (``guarantee_``), before
+        any random number is drawn; BudgetError past its budget, and nothing is released.
+        With ``epsilon=None`` the graph itself is used: the charge is epsilon = inf.
+        :meth:`fit_release` (post-processing of a release) charges nothing. None: nothing
+        is tracked.
 
     Attributes
     ----------
@@ -160,13 +169,14 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
         "prior_cov": [None, tuple, list, np.ndarray],
         "random_state": ["secure_random_state"],
         "n_jobs": ["n_jobs"],
+        "accountant": ACCOUNTANT_RULE,
     }
 
     def __init__(self, statistics=("edges",), epsilon=None, level="edge", max_degree=None,
                  mechanism="restricted", labels=None, delta=1e-6, method="exchange",
                  n_iter=None, burn_in=None, aux_steps=None, latent_steps=None, n_chains=None,
                  joint_moves=True, prior_mean=None, prior_cov=None, random_state=None,
-                 n_jobs=None):
+                 n_jobs=None, accountant=None):
         self.statistics = statistics
         self.epsilon = epsilon
         self.level = level
@@ -185,6 +195,7 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
         self.prior_cov = prior_cov
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.accountant = accountant
 
     def _check(self):
         self._validate_params()
@@ -248,6 +259,15 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
         post = self._infer(terms, n, labels, observation=obs, max_degree=k, seed=seed)
         return self._store(post, release, guarantee, n)
 
+    def _mechanism(self, labels):
+        """The release mechanism (unfitted; seeded when it releases)."""
+        if self.mechanism == "flip":
+            return EdgeFlip(epsilon=self.epsilon)
+        return ERGMStatisticsRelease(
+            statistics=self.statistics, epsilon=self.epsilon, level=self.level,
+            max_degree=self.max_degree if self.mechanism == "restricted" else None,
+            method=self.mechanism, delta=self.delta, labels=labels)
+
     def fit(self, A, y=None):
         """Release (when ``epsilon`` is set) and fit the posterior from what was released.
 
@@ -270,20 +290,17 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
         n = A.shape[0]
         labels = self.labels if y is None else y
         parse_terms(self.statistics, labels, n_nodes=n)  # bad terms or labels: before release
+        mech = None if self.epsilon is None else self._mechanism(labels).fit()
+        # The charge comes before any random number is drawn (the streams included).
+        if self.accountant is not None:
+            self.accountant.spend(math.inf if mech is None else mech.guarantee_)
         release_rng, seed = self._streams()
-        if self.epsilon is None:
+        if mech is None:
             post = self._infer(self.statistics, n, labels, graph=A, seed=seed)
             return self._store(post, None, None, n)
+        release = mech.set_params(random_state=release_rng).transform(A)
         if self.mechanism == "flip":
-            mech = EdgeFlip(epsilon=self.epsilon, random_state=release_rng).fit()
-            release = _dense_graph(mech.transform(A))
-        else:
-            mech = ERGMStatisticsRelease(
-                statistics=self.statistics, epsilon=self.epsilon, level=self.level,
-                max_degree=self.max_degree if self.mechanism == "restricted" else None,
-                method=self.mechanism, delta=self.delta, labels=labels,
-                random_state=release_rng).fit()
-            release = mech.transform(A)
+            release = _dense_graph(release)
         del A
         return self._fit_release(release, n, labels, seed, mech.guarantee_)
 

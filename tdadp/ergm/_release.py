@@ -281,6 +281,9 @@ class ERGMStatisticsRelease(GraphRelease):
     random_state : None, int, numpy.random.Generator, SeedSequence or "secure"
     n_jobs : int, optional
         Graphs of a batch released in parallel (threads); results do not depend on it.
+    accountant : BudgetAccountant, optional
+        Charged the fitted guarantee once per released graph, before any coin is drawn; a
+        release past its budget raises ``BudgetError``. None tracks nothing.
 
     Attributes
     ----------
@@ -357,8 +360,9 @@ class ERGMStatisticsRelease(GraphRelease):
 
     def __init__(self, statistics=("edges",), epsilon=1.0, level="edge", max_degree=None,
                  method="restricted", delta=1e-6, bound_share=0.5, labels=None,
-                 random_state=None, n_jobs=None):
-        super().__init__(epsilon=epsilon, random_state=random_state, n_jobs=n_jobs)
+                 random_state=None, n_jobs=None, accountant=None):
+        super().__init__(epsilon=epsilon, random_state=random_state, n_jobs=n_jobs,
+                         accountant=accountant)
         self.statistics = statistics
         self.level = level
         self.max_degree = max_degree

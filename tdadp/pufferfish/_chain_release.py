@@ -247,6 +247,9 @@ class MQMExact(_ChainHistogram):
     random_state : None, int, numpy.random.Generator, SeedSequence or "secure"
         Exact discrete Laplace noise on the counts (see :mod:`tdadp.dp._noise`);
         "secure" draws from the operating system's CSPRNG.
+    accountant : BudgetAccountant or None, default=None
+        Charged each chain released (a batch of n chains: n charges) before any noise is
+        drawn; BudgetError past its budget. None: nothing is tracked.
 
     Attributes
     ----------
@@ -286,12 +289,14 @@ class MQMExact(_ChainHistogram):
         "max_quilt": [None, Interval("int", 0, None, "left")],
     }
 
-    def __init__(self, thetas, epsilon=1.0, length=None, max_quilt=None, random_state=None):
+    def __init__(self, thetas, epsilon=1.0, length=None, max_quilt=None, random_state=None,
+                 accountant=None):
         self.thetas = thetas
         self.epsilon = epsilon
         self.length = length
         self.max_quilt = max_quilt
         self.random_state = random_state
+        self.accountant = accountant
 
     def _scale(self, thetas, T, lipschitz):
         return mqm_exact_scale(thetas, T, self.epsilon, lipschitz, self.max_quilt)
@@ -306,7 +311,7 @@ class MQMApprox(MQMExact):
 
     Parameters
     ----------
-    thetas, epsilon, length, max_quilt, random_state
+    thetas, epsilon, length, max_quilt, random_state, accountant
         As :class:`MQMExact`.
 
     Attributes
@@ -334,7 +339,7 @@ class GroupDPHistogram(_ChainHistogram):
 
     Parameters
     ----------
-    thetas, epsilon, length, random_state
+    thetas, epsilon, length, random_state, accountant
         As :class:`MQMExact`.
 
     Attributes
@@ -350,11 +355,12 @@ class GroupDPHistogram(_ChainHistogram):
     2.0
     """
 
-    def __init__(self, thetas, epsilon=1.0, length=None, random_state=None):
+    def __init__(self, thetas, epsilon=1.0, length=None, random_state=None, accountant=None):
         self.thetas = thetas
         self.epsilon = epsilon
         self.length = length
         self.random_state = random_state
+        self.accountant = accountant
 
     def _scale(self, thetas, T, lipschitz):
         return group_dp_scale(T, self.epsilon, lipschitz)
@@ -377,7 +383,7 @@ class GK16Histogram(GroupDPHistogram):
 
     Parameters
     ----------
-    thetas, epsilon, length, random_state
+    thetas, epsilon, length, random_state, accountant
         As :class:`MQMExact`.
 
     Attributes

@@ -268,6 +268,9 @@ class MarkovQuiltMechanism(ValueRelease):
     random_state : None, int, numpy.random.Generator, SeedSequence or "secure"
         Laplace noise on a grid of ``2^-30`` scales by an exact integer sampler, as
         :class:`WassersteinMechanism`; "secure" draws from the operating system's CSPRNG.
+    accountant : BudgetAccountant or None, default=None
+        Charged each release (each call of ``transform``) before any noise is drawn;
+        BudgetError past its budget. None: nothing is tracked.
 
     Attributes
     ----------
@@ -322,10 +325,11 @@ class MarkovQuiltMechanism(ValueRelease):
     _fitted_on = "the candidate quilts"
     _fit_input = "quilts"
 
-    def __init__(self, epsilon=1.0, lipschitz=1.0, random_state=None):
+    def __init__(self, epsilon=1.0, lipschitz=1.0, random_state=None, accountant=None):
         self.epsilon = epsilon
         self.lipschitz = lipschitz
         self.random_state = random_state
+        self.accountant = accountant
 
     def fit(self, X, y=None):
         """Score every node's candidate quilts and calibrate the noise.

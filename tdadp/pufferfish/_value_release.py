@@ -167,6 +167,9 @@ class ValueRelease(ReleaseMechanism):
             The true query value (an array gets independent noise per entry). Strings,
             bools, complex values, NaN and infinities are refused.
 
+        One call is one release (an array included): ``accountant``, when set, is charged
+        ``guarantee_`` once, before any noise is drawn.
+
         Returns
         -------
         float or ndarray

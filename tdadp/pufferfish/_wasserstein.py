@@ -177,6 +177,9 @@ class WassersteinMechanism(ValueRelease):
         The noise is Laplace on a grid of ``2^-30`` W, drawn by an exact integer sampler
         (see :mod:`tdadp.dp._noise`): exactly eps-Pufferfish private, for scales
         ``W / eps`` below ``2^1000``. "secure" draws from the operating system's CSPRNG.
+    accountant : BudgetAccountant or None, default=None
+        Charged each release (each call of ``transform``) before any noise is drawn;
+        BudgetError past its budget. None: nothing is tracked.
 
     Attributes
     ----------
@@ -226,9 +229,10 @@ class WassersteinMechanism(ValueRelease):
     _fitted_on = "the secret pairs' distributions"
     _fit_input = "distributions"
 
-    def __init__(self, epsilon=1.0, random_state=None):
+    def __init__(self, epsilon=1.0, random_state=None, accountant=None):
         self.epsilon = epsilon
         self.random_state = random_state
+        self.accountant = accountant
 
     def fit(self, X, y=None):
         """Compute W over the secret pairs' conditional distributions and state the guarantee.

@@ -8,6 +8,7 @@ from sklearn.pipeline import Pipeline
 from ..cluster._gmm import BICGaussianMixture
 from ..cluster._tomato import ToMATo
 from ..embed._embedding import AdjacencySpectralEmbedding
+from ..release._base import ACCOUNTANT_RULE
 from ..release._flip import EdgeFlip
 from ..utils._params import Options, check_param
 
@@ -23,11 +24,12 @@ _ARGUMENTS = {
     "n_components": [None, "positive_int"],
     "n_clusters": [None, "positive_int"],
     "random_state": ["secure_random_state"],
+    "accountant": ACCOUNTANT_RULE,
 }
 
 
 def make_private_clustering(clusterer="tomato", *, epsilon, n_components=None, n_clusters=None,
-                            random_state=None, **clusterer_params):
+                            random_state=None, accountant=None, **clusterer_params):
     """Pipeline edgeFlip -> privacy-adjusted spectral embedding -> clusterer.
 
     ``fit_predict(A)`` releases the graph under epsilon-edge DP, embeds the nodes with the
@@ -57,6 +59,10 @@ def make_private_clustering(clusterer="tomato", *, epsilon, n_components=None, n
         spectral clustering need it).
     random_state : None, int, numpy Generator, SeedSequence or "secure"
         Seeds edgeFlip (and the clusterer, when an int); "secure" for a real release.
+    accountant : BudgetAccountant or None, default=None
+        The ``mechanism`` step's accountant: each ``fit``/``fit_predict`` of the pipeline
+        releases the graph once, charged epsilon before it is drawn (BudgetError past the
+        budget). None: nothing is tracked.
     **clusterer_params
         Further parameters of the clusterer.
 
@@ -69,7 +75,7 @@ def make_private_clustering(clusterer="tomato", *, epsilon, n_components=None, n
     ------
     ValueError
         For an unknown ``clusterer``, an ``epsilon`` outside (0, inf], a bad
-        ``n_components``, ``n_clusters`` or ``random_state``, or k-means / spectral
+        ``n_components``, ``n_clusters``, ``random_state`` or ``accountant``, or k-means / spectral
         clustering without ``n_clusters``.
 
     References
@@ -97,7 +103,7 @@ def make_private_clustering(clusterer="tomato", *, epsilon, n_components=None, n
     0.0067
     """
     arguments = dict(clusterer=clusterer, epsilon=epsilon, n_components=n_components,
-                     n_clusters=n_clusters, random_state=random_state)
+                     n_clusters=n_clusters, random_state=random_state, accountant=accountant)
     for name, value in arguments.items():
         check_param(value, _ARGUMENTS[name], name, "make_private_clustering")
     seed = random_state if isinstance(random_state, int) else None
@@ -121,7 +127,7 @@ def make_private_clustering(clusterer="tomato", *, epsilon, n_components=None, n
             params.update(clusterer_params)
             last = SpectralClustering(n_clusters=n_clusters, **params)
     return Pipeline([
-        ("mechanism", EdgeFlip(epsilon, random_state=random_state)),
+        ("mechanism", EdgeFlip(epsilon, random_state=random_state, accountant=accountant)),
         ("embedding", AdjacencySpectralEmbedding(n_components=n_components, adjust=True)),
         ("cluster", last),
     ])

@@ -7,6 +7,13 @@ only, so a parameter changed after ``fit`` can never pair one calibration with a
 release. Nothing of the private input is kept: ``fit`` looks at it only to validate it, and
 ``transform`` returns the release without storing anything.
 
+Budget: every mechanism takes ``accountant`` (None or a :class:`~tdadp.dp.BudgetAccountant`).
+Each item of each ``transform`` batch is one release, charged the fitted ``guarantee_`` (a
+batch of k items: k charges, checked together) after the input is validated and before any
+random number is drawn; a batch past the budget raises :class:`~tdadp.dp.BudgetError` and
+releases nothing. ``fit`` releases nothing and charges nothing; ``fit_transform`` charges once
+per item. ``accountant=None`` tracks nothing.
+
 Randomness: each item of a batch gets its own stream (``item_streams``: the seed, the
 mechanism's stage tag and the item's position), so results do not depend on ``n_jobs``;
 ``random_state="secure"`` draws every coin from the operating system's CSPRNG.
@@ -20,13 +27,17 @@ import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
+from ..dp._accountant import BudgetAccountant
 from ..io._input import graph_batch
 from ..utils._batch import join_batch, map_items
 from ..utils._output import ContainerOutputMixin
-from ..utils._params import ParamsMixin
+from ..utils._params import ParamsMixin, check_param
 from ..utils._random import item_streams, stage_tag
 
-__all__ = ["ReleaseMechanism", "GraphRelease"]
+__all__ = ["ReleaseMechanism", "GraphRelease", "ACCOUNTANT_RULE"]
+
+# The declared rule of every ``accountant`` parameter.
+ACCOUNTANT_RULE = [None, BudgetAccountant]
 
 
 class ReleaseMechanism(ContainerOutputMixin, ParamsMixin, TransformerMixin, BaseEstimator,
@@ -40,12 +51,23 @@ class ReleaseMechanism(ContainerOutputMixin, ParamsMixin, TransformerMixin, Base
     - ``_split(X)``: ``(items, single)`` of the input to release;
     - ``_release(item, rng)``: one item's release, from the fitted state only;
     - ``_join(outputs, single)`` (optional): the outputs as returned to the caller.
+
+    Every subclass takes ``accountant=None`` (a :class:`~tdadp.dp.BudgetAccountant` charged
+    each release; None: nothing tracked) and stores it.
     """
 
     _parameter_constraints = {
         "epsilon": ["epsilon"],
         "random_state": ["secure_random_state"],
+        "accountant": ACCOUNTANT_RULE,
     }
+
+    def _charge(self, n_items):
+        """Charge ``n_items`` releases of ``guarantee_`` to the accountant, all or none."""
+        accountant = check_param(self.accountant, ACCOUNTANT_RULE, "accountant",
+                                 type(self).__name__)
+        if accountant is not None:
+            accountant.charge([self.guarantee_] * n_items)
 
     def _calibrate(self, X):
         raise NotImplementedError
@@ -81,13 +103,20 @@ class ReleaseMechanism(ContainerOutputMixin, ParamsMixin, TransformerMixin, Base
     def transform(self, X):
         """Release each item of ``X`` with the fitted calibration.
 
+        Each item is one release, charged to ``accountant`` (when set) before any random
+        number is drawn.
+
         Raises
         ------
         sklearn.exceptions.NotFittedError
             Before ``fit``: the guarantee (and the noise it calibrates) is stated by ``fit``.
+        tdadp.dp.BudgetError
+            When the batch's releases would exceed the accountant's budget: nothing is
+            released or drawn, nothing is spent.
         """
         check_is_fitted(self, "guarantee_")
         items, single = self._split(X)
+        self._charge(len(items))
         streams = item_streams(self.random_state, range(len(items)),
                                stage_tag(type(self).__name__), allow_secure=True)
         # Mechanisms without an n_jobs parameter release a single item.
@@ -118,10 +147,11 @@ class GraphRelease(ReleaseMechanism):
         "n_jobs": ["n_jobs"],
     }
 
-    def __init__(self, epsilon=1.0, random_state=None, n_jobs=None):
+    def __init__(self, epsilon=1.0, random_state=None, n_jobs=None, accountant=None):
         self.epsilon = epsilon
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.accountant = accountant
 
     def _calibrate(self, X):
         if X is not None:

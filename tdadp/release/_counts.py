@@ -66,8 +66,10 @@ class StatisticRelease(GraphRelease):
         "noise": [Options(*NOISE_KINDS)],
     }
 
-    def __init__(self, epsilon=1.0, noise="laplace", random_state=None, n_jobs=None):
-        super().__init__(epsilon=epsilon, random_state=random_state, n_jobs=n_jobs)
+    def __init__(self, epsilon=1.0, noise="laplace", random_state=None, n_jobs=None,
+                 accountant=None):
+        super().__init__(epsilon=epsilon, random_state=random_state, n_jobs=n_jobs,
+                         accountant=accountant)
         self.noise = noise
 
     def _query(self):
@@ -128,7 +130,10 @@ _COMMON_PARAMS = """epsilon : float in (0, inf], default=1.0
         Integer seeds and Generators are for experiments only; "secure" draws from the
         operating system's CSPRNG.
     n_jobs : int, optional
-        Graphs of a batch released in parallel (threads); results do not depend on it."""
+        Graphs of a batch released in parallel (threads); results do not depend on it.
+    accountant : BudgetAccountant, optional
+        Charged the fitted guarantee once per released graph, before any coin is drawn; a
+        release past its budget raises ``BudgetError``. None tracks nothing."""
 
 
 class LaplaceEdgeCount(StatisticRelease):
@@ -199,6 +204,9 @@ class DegreeSequence(StatisticRelease):
     noise : {"laplace", "discrete"}, default="laplace"
     random_state : None, int, numpy.random.Generator, SeedSequence or "secure"
     n_jobs : int, optional
+    accountant : BudgetAccountant, optional
+        Charged the fitted guarantee once per released graph, before any coin is drawn; a
+        release past its budget raises ``BudgetError``. None tracks nothing.
 
     Attributes
     ----------
@@ -238,9 +246,9 @@ class DegreeSequence(StatisticRelease):
     }
 
     def __init__(self, epsilon=1.0, histogram=False, noise="laplace", random_state=None,
-                 n_jobs=None):
+                 n_jobs=None, accountant=None):
         super().__init__(epsilon=epsilon, noise=noise, random_state=random_state,
-                         n_jobs=n_jobs)
+                         n_jobs=n_jobs, accountant=accountant)
         self.histogram = histogram
 
     def _query(self):

@@ -290,8 +290,10 @@ class _RandomizedResponse(GraphRelease):
         "output": [Options(*OUTPUT_KINDS)],
     }
 
-    def __init__(self, epsilon=1.0, random_state=None, n_jobs=None, output="auto"):
-        super().__init__(epsilon=epsilon, random_state=random_state, n_jobs=n_jobs)
+    def __init__(self, epsilon=1.0, random_state=None, n_jobs=None, output="auto",
+                 accountant=None):
+        super().__init__(epsilon=epsilon, random_state=random_state, n_jobs=n_jobs,
+                         accountant=accountant)
         self.output = output
 
     def _rate(self, epsilon):
@@ -367,6 +369,9 @@ class EdgeFlip(_RandomizedResponse):
         a real release; "secure" draws every coin from the operating system's CSPRNG.
     n_jobs : int, optional
         Graphs of a batch released in parallel (threads); results do not depend on it.
+    accountant : BudgetAccountant, optional
+        Charged the fitted guarantee once per released graph, before any coin is drawn; a
+        release past its budget raises ``BudgetError``. None tracks nothing.
     output : {"auto", "dense", "sparse", "packed"}, default="auto"
         The kind of the release. "auto": the input's kind when that release takes at most
         half of the memory the process can still use, else "packed" (one bit per dyad,
@@ -439,6 +444,9 @@ class LaplaceFlip(_RandomizedResponse):
         would never remove an edge from eps = 72.2 on and release an exact copy at eps = 80;
         their rounding can also leak (Mironov 2012).
     n_jobs : int, optional
+    accountant : BudgetAccountant, optional
+        Charged the fitted guarantee once per released graph, before any coin is drawn; a
+        release past its budget raises ``BudgetError``. None tracks nothing.
     output : {"auto", "dense", "sparse", "packed"}, default="auto"
         As for :class:`EdgeFlip`.
 

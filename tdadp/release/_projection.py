@@ -216,6 +216,9 @@ class ProjectedCount(StatisticRelease):
     noise : {"laplace", "discrete"}, default="laplace"
     random_state : None, int, numpy.random.Generator, SeedSequence or "secure"
     n_jobs : int, optional
+    accountant : BudgetAccountant, optional
+        Charged the fitted guarantee once per released graph, before any coin is drawn; a
+        release past its budget raises ``BudgetError``. None tracks nothing.
 
     Attributes
     ----------
@@ -258,9 +261,9 @@ class ProjectedCount(StatisticRelease):
     }
 
     def __init__(self, statistic="edges", max_degree=10, epsilon=1.0, star_size=2,
-                 noise="laplace", random_state=None, n_jobs=None):
+                 noise="laplace", random_state=None, n_jobs=None, accountant=None):
         super().__init__(epsilon=epsilon, noise=noise, random_state=random_state,
-                         n_jobs=n_jobs)
+                         n_jobs=n_jobs, accountant=accountant)
         self.statistic = statistic
         self.max_degree = max_degree
         self.star_size = star_size

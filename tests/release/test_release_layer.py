@@ -110,8 +110,9 @@ def test_nothing_of_the_input_is_kept(cls, graph):
 
 def test_wasserstein_keeps_only_the_calibration():
     mech = WassersteinMechanism(random_state=0).fit(PAIRS)
-    assert set(vars(mech)) == {"epsilon", "random_state", "sensitivity_", "noise_scale_",
-                               "worst_pair_", "guarantee_", "noise_calibration_"}
+    assert set(vars(mech)) == {"epsilon", "random_state", "accountant", "sensitivity_",
+                               "noise_scale_", "worst_pair_", "guarantee_",
+                               "noise_calibration_"}
 
 
 # --- declared parameter rules ----------------------------------------------------------------
