@@ -1,5 +1,12 @@
-"""The ``tdadp`` command: list and run the paper's experiments.
+"""The ``tdadp`` command: release, embed and cluster your own network; list and run the
+paper's experiments.
 
+    tdadp --version
+    tdadp release GRAPH --epsilon E --out RELEASE.csv [--mechanism edgeflip|laplaceflip]
+                        [--nodes NODES.csv] [--seed S] [--overwrite]
+    tdadp embed RELEASE.csv --out EMBEDDING.csv [--n-components D] [--overwrite]
+    tdadp cluster RELEASE.csv --out LABELS.csv [--n-clusters K] [--n-components D]
+                  [--overwrite]
     tdadp list
     tdadp run EXPERIMENT [--config FILE] [--out DIR] [--replicates R] [--quick]
                          [--n-jobs N | --local-cluster WORKERS | --scheduler ADDRESS]
@@ -9,14 +16,28 @@ Bad configurations and command lines end with a one-line message and exit code 2
 work starts: every config key is checked against its declared rule, the largest task's memory
 against the memory left, and the run's estimated time against ``--max-hours`` (default 24).
 The run folder is written whole or not at all (see :func:`tdadp.experiments.run_experiment`).
+
+The analyst's commands (``release``, ``embed``, ``cluster``) check their files and numbers
+first, the same way: a missing or unreadable input, an epsilon that is not a positive finite
+number, an ``--out`` that exists (without ``--overwrite``) or a count that is not a positive
+integer ends with one line and exit code 2, and so does an input file that does not read (a
+bad edge list, a damaged release). Progress goes to stderr; results go to the ``--out`` files.
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
+import os
 import sys
+import tempfile
 from pathlib import Path
 
+import numpy as np
+import scipy.sparse as sp
+
+from .cluster import ToMATo
+from .embed import AdjacencySpectralEmbedding
 from .experiments import (
     DEFAULT_MAX_HOURS,
     ConfigError,
@@ -29,6 +50,13 @@ from .experiments import (
     list_experiments,
     run_experiment,
 )
+from .graphs import PackedAdjacency, graph_guarantee, graph_nodes, tag_graph
+from .io import load_packed, load_release, read_edgelist, save_release, sidecar_path
+from .release import EdgeFlip, LaplaceFlip
+
+_MECHANISMS = {"edgeflip": EdgeFlip, "laplaceflip": LaplaceFlip}
+# The first bytes of a packed .tdadp file (tdadp.io.save_packed).
+_PACKED_MAGIC = b"TDADP-PACKED-GRAPH\n"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -63,10 +91,87 @@ def _hours(text):
     return value
 
 
+def _epsilon(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--epsilon must be a number, got {text[:40]!r}") \
+            from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"--epsilon must be positive and finite, got "
+                                         f"{text[:40]!r}")
+    return value
+
+
+def _seed(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--seed must be an integer, got {text[:40]!r}") \
+            from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"--seed must be at least 0, got {value}")
+    return value
+
+
+def _version():
+    # The root package re-exports every stage, so the command does not import it (the
+    # layout rule); it is always loaded before any of its modules.
+    return getattr(sys.modules.get(__package__), "__version__", "unknown")
+
+
+def _add_analyst_commands(sub):
+    rel = sub.add_parser(
+        "release", help="release an edge-DP copy of a network (edge list or packed file)",
+        description="Release an epsilon-edge-DP copy of a network: every dyad is flipped "
+        "at the mechanism's rate. Writes the release (an edge-list CSV, or a packed file "
+        "for an --out ending in .tdadp) and its JSON sidecar (node names, guarantee).")
+    rel.add_argument("graph", metavar="GRAPH",
+                     help="edge list (CSV, TSV, whitespace; header guessed; any node names) "
+                     "or a packed .tdadp file")
+    rel.add_argument("--epsilon", type=_epsilon, required=True, metavar="E",
+                     help="privacy budget, a positive finite number")
+    rel.add_argument("--out", required=True, metavar="RELEASE.csv",
+                     help="the release; its sidecar is RELEASE.csv.json")
+    rel.add_argument("--mechanism", choices=sorted(_MECHANISMS), default="edgeflip",
+                     help="edgeflip (default; the lower flip rate) or laplaceflip")
+    rel.add_argument("--nodes", metavar="NODES.csv",
+                     help="every node's name, one a line or in a column 'node': adds the "
+                     "isolated nodes an edge list cannot show")
+    rel.add_argument("--seed", type=_seed, metavar="S",
+                     help="reproducible coins, for tests only: the release is NOT private "
+                     "against whoever knows the seed (default: the OS's secure randomness)")
+    rel.add_argument("--overwrite", action="store_true", help="replace an existing --out")
+    emb = sub.add_parser(
+        "embed", help="privacy-adjusted spectral embedding of a release",
+        description="Embed a release's nodes (adjacency spectral embedding, adjusted for "
+        "the flip rate its sidecar states). Writes node,x1,...,xd: one row per node.")
+    emb.add_argument("release", metavar="RELEASE.csv", help="a release (with its sidecar)")
+    emb.add_argument("--out", required=True, metavar="EMBEDDING.csv")
+    emb.add_argument("--n-components", type=_positive("--n-components"), metavar="D",
+                     help="embedding dimension (default: chosen from the eigenvalues)")
+    emb.add_argument("--overwrite", action="store_true", help="replace an existing --out")
+    clu = sub.add_parser(
+        "cluster", help="cluster a release's nodes (embedding + ToMATo)",
+        description="Embed a release (adjusted for its flip rate) and cluster its nodes with "
+        "ToMATo; the number of clusters is tested by bootstrap unless --n-clusters is given. "
+        "Writes node,cluster: one row per node, -1 for nodes isolated in the release.")
+    clu.add_argument("release", metavar="RELEASE.csv", help="a release (with its sidecar)")
+    clu.add_argument("--out", required=True, metavar="LABELS.csv")
+    clu.add_argument("--n-clusters", type=_positive("--n-clusters"), metavar="K",
+                     help="number of clusters (default: the significant modes)")
+    clu.add_argument("--n-components", type=_positive("--n-components"), metavar="D",
+                     help="embedding dimension (default: chosen from the eigenvalues)")
+    clu.add_argument("--overwrite", action="store_true", help="replace an existing --out")
+
+
 def build_parser():
     parser = _Parser(prog="tdadp", description="Topological inference on edge-DP networks: "
-                     "reproduce the paper's experiments.")
+                     "release, embed and cluster your own network; reproduce the paper's "
+                     "experiments.")
+    parser.add_argument("--version", action="version", version=f"tdadp {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    _add_analyst_commands(sub)
     sub.add_parser("list", help="list the experiments")
     run = sub.add_parser("run", help="run an experiment")
     run.add_argument("experiment")
@@ -86,8 +191,276 @@ def build_parser():
     return parser
 
 
+# --------------------------------------------------------------------------- analyst commands
+class _InputError(Exception):
+    """A bad command line or input file: one line, exit code 2."""
+
+
+def _say(message):
+    print(f"tdadp: {message}", file=sys.stderr, flush=True)
+
+
+def _one_line(exc, limit=400):
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _check_input(path, what):
+    p = Path(path)
+    if not p.exists():
+        raise _InputError(f"{what} {path} does not exist")
+    if not p.is_file():
+        raise _InputError(f"{what} {path} is not a file")
+    if not os.access(p, os.R_OK):
+        raise _InputError(f"{what} {path} is not readable")
+    return p
+
+
+def _check_release(path):
+    p = _check_input(path, "the release")
+    side = sidecar_path(p)
+    if not side.is_file():
+        raise _InputError(f"{path} has no sidecar {side.name}: a release is the data file and "
+                          "its JSON sidecar together, as `tdadp release` writes them")
+    return p
+
+
+def _check_out(path, overwrite, inputs, with_sidecar=False):
+    p = Path(path)
+    targets = [p, sidecar_path(p)] if with_sidecar else [p]
+    taken = {q.resolve() for q in inputs}
+    for target in targets:
+        if target.resolve() in taken:
+            raise _InputError(f"--out {path} would replace an input file")
+        if target.is_dir():
+            raise _InputError(f"--out {target} is a folder")
+        if target.exists() and not overwrite:
+            raise _InputError(f"--out {target} exists; pass --overwrite to replace it")
+    if not p.parent.is_dir():
+        raise _InputError(f"the folder of --out {path} does not exist")
+    return p
+
+
+def _is_packed(path):
+    if path.suffix.lower() == ".tdadp":
+        return True
+    with open(path, "rb") as fh:
+        return fh.read(len(_PACKED_MAGIC)) == _PACKED_MAGIC
+
+
+def _read_node_names(path):
+    """The names of ``path``: one a line, or the column ``node`` of a CSV with a header."""
+    try:
+        with open(path, encoding="utf-8-sig", newline="") as fh:
+            rows = [(k, row) for k, row in enumerate(csv.reader(fh, strict=True), 1)
+                    if any(field.strip() for field in row)]
+    except csv.Error as exc:
+        raise ValueError(f"{path} is not valid CSV ({_one_line(exc, 80)})") from None
+    column = None
+    if rows:
+        header = [field.strip().lower() for field in rows[0][1]]
+        if "node" in header:
+            column = header.index("node")
+            rows = rows[1:]
+    names, seen = [], set()
+    for line, row in rows:
+        if column is None and len(row) != 1:
+            raise ValueError(f"{path}: line {line} has {len(row)} fields; give one node name a "
+                             "line (quote a name holding a comma) or a CSV with a column "
+                             "'node'")
+        if column is not None and len(row) != len(header):
+            raise ValueError(f"{path}: line {line} has {len(row)} fields, its header "
+                             f"{len(header)} (quote a name holding a comma)")
+        name = row[0 if column is None else column].strip()
+        if not name:
+            raise ValueError(f"{path}: line {line} has an empty node name")
+        if name in seen:
+            raise ValueError(f"{path}: line {line} repeats a node name")
+        seen.add(name)
+        names.append(name)
+    if not names:
+        raise ValueError(f"{path} lists no node")
+    return names
+
+
+def _is_int(text):
+    body = text[1:] if text[:1] in "+-" else text
+    return body.isascii() and body.isdigit()
+
+
+def _with_isolated_nodes(A, nodes, names):
+    """``A`` (read from an edge list, with ``nodes``) and the nodes of ``names`` it lacks."""
+    if all(isinstance(v, int) for v in nodes) and all(_is_int(t) for t in names):
+        names = [int(t) for t in names]
+    else:
+        nodes = [str(v) for v in nodes]
+    known = set(nodes)
+    new = [v for v in names if v not in known]
+    unlisted = len(known - set(names))
+    if unlisted:
+        _say(f"warning: {unlisted} node(s) of the edge list are not in the --nodes file; "
+             "they are kept")
+    _say(f"--nodes adds {len(new)} node(s) that no edge names")
+    if new:
+        A = sp.block_diag((A, sp.csr_matrix((len(new), len(new)), dtype=A.dtype)),
+                          format="csr")
+    return tag_graph(A, nodes=list(nodes) + new)
+
+
+def _write_table(path, header, rows):
+    """Write a CSV table whole or not at all (a temporary file renamed into place)."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            writer = csv.writer(fh, lineterminator="\n")
+            writer.writerow(header)
+            writer.writerows(rows)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def _release(args):
+    src = _check_input(args.graph, "GRAPH")
+    inputs = [src]
+    if args.nodes is not None:
+        inputs.append(_check_input(args.nodes, "--nodes"))
+    out = _check_out(args.out, args.overwrite, inputs, with_sidecar=True)
+    packed = _is_packed(src)
+    if packed and args.nodes is not None:
+        raise _InputError("--nodes is for an edge list: a packed file lists every node")
+    try:
+        _say(f"reading {src}")
+        if packed:
+            A = load_packed(src)
+        else:
+            A, nodes = read_edgelist(src, return_nodes=True)
+            if args.nodes is not None:
+                A = _with_isolated_nodes(A, nodes, _read_node_names(inputs[1]))
+    except (ValueError, OSError) as exc:
+        text = _one_line(exc)
+        named = any(text.startswith(str(q)) for q in inputs)
+        raise _InputError(text if named else f"{src}: {text}") from None
+    if args.seed is None:
+        random_state = "secure"
+    else:
+        random_state = args.seed
+        _say(f"warning: --seed {args.seed} makes the release reproducible, so it is NOT "
+             "private against whoever knows the seed; omit --seed for a real release")
+    mechanism = _MECHANISMS[args.mechanism](
+        args.epsilon, random_state=random_state,
+        output="packed" if out.suffix.lower() == ".tdadp" else "sparse")
+    _say(f"releasing {A.shape[0]} nodes with {type(mechanism).__name__} at "
+         f"eps={args.epsilon:g}")
+    B = mechanism.fit_transform(A)
+    side = save_release(out, B, overwrite=args.overwrite)
+    m = B.count_edges() if isinstance(B, PackedAdjacency) else B.nnz // 2
+    _say(f"released {B.shape[0]} nodes, {m} edges, eps={args.epsilon:g}, flip rate "
+         f"{mechanism.flip_probability_:.6g} -> {out} (sidecar {side.name})")
+    return 0
+
+
+def _load(path):
+    try:
+        _say(f"reading {path}")
+        return load_release(path)
+    except (ValueError, OSError) as exc:
+        raise _InputError(_one_line(exc)) from None
+
+
+def _embedding(G, n_components):
+    """The embedding of a release, adjusted for the flip rate its guarantee states."""
+    n = G.shape[0]
+    if n_components is not None and n_components >= n:
+        raise _InputError(f"--n-components {n_components} must be below the release's {n} "
+                          "nodes")
+    guarantee = graph_guarantee(G)
+    rate = None if guarantee is None else guarantee.flip_probability
+    if rate is None:
+        _say("note: the release states no flip rate, so its embedding is not adjusted")
+        how = "plain"
+    else:
+        how = f"adjusted for the flip rate {rate:.6g}"
+    _say(f"embedding {n} nodes ({how})")
+    ase = AdjacencySpectralEmbedding(n_components=n_components, adjust=rate is not None)
+    X = np.asarray(ase.fit_transform(G), dtype=float)
+    _say(f"embedded in {X.shape[1]} dimension(s)")
+    return X
+
+
+def _names(G):
+    nodes = graph_nodes(G)
+    return list(range(G.shape[0])) if nodes is None else list(nodes)
+
+
+def _embed(args):
+    src = _check_release(args.release)
+    out = _check_out(args.out, args.overwrite, [src, sidecar_path(src)])
+    G = _load(src)
+    X = _embedding(G, args.n_components)
+    header = ["node"] + [f"x{k + 1}" for k in range(X.shape[1])]
+    _write_table(out, header, ([v, *row] for v, row in zip(_names(G), X.tolist())))
+    _say(f"wrote {X.shape[0]} rows -> {out}")
+    return 0
+
+
+def _cluster(args):
+    src = _check_release(args.release)
+    out = _check_out(args.out, args.overwrite, [src, sidecar_path(src)])
+    G = _load(src)
+    n = G.shape[0]
+    degrees = G.degrees() if isinstance(G, PackedAdjacency) else G.getnnz(axis=1)
+    keep = np.flatnonzero(np.asarray(degrees) > 0)
+    if args.n_clusters is not None and args.n_clusters > keep.size:
+        raise _InputError(f"--n-clusters {args.n_clusters} is more than the release's "
+                          f"{keep.size} nodes with an edge")
+    if keep.size < 2:
+        raise _InputError(f"the release has {keep.size} node(s) with an edge: nothing to "
+                          "cluster")
+    X = _embedding(G, args.n_components)
+    if keep.size < n:
+        _say(f"{n - keep.size} node(s) isolated in the release (degree 0): cluster -1, not "
+             "clustered")
+    count = ("the bootstrap-tested count" if args.n_clusters is None
+             else f"{args.n_clusters} clusters")
+    _say(f"clustering {keep.size} nodes with ToMATo ({count})")
+    model = ToMATo(n_clusters=args.n_clusters, random_state=0).fit(X[keep])
+    labels = np.full(n, -1, dtype=np.int64)
+    labels[keep] = model.labels_
+    _write_table(out, ["node", "cluster"], zip(_names(G), labels.tolist()))
+    sizes = np.bincount(model.labels_, minlength=model.n_clusters_)
+    _say(f"{model.n_clusters_} cluster(s), sizes "
+         + ", ".join(f"{c}: {s}" for c, s in enumerate(sizes.tolist())) + f" -> {out}")
+    if args.n_clusters is not None:
+        _say("the count was given (--n-clusters), not tested")
+    elif getattr(model, "significant_", False):
+        _say(f"the count is significant: {model.n_significant_modes_} modes stand out from "
+             "the noise (bootstrap test at level 0.05)")
+    else:
+        _say("the count is not significant: no cluster structure stands out from the noise "
+             "at this scale (one cluster per connected component)")
+    return 0
+
+
+_ANALYST = {"release": _release, "embed": _embed, "cluster": _cluster}
+
+
+def _run_analyst(args):
+    try:
+        return _ANALYST[args.command](args)
+    except _InputError as exc:
+        print(f"tdadp: error: {exc}", file=sys.stderr)
+        return 2
+    except (ValueError, OSError, MemoryError) as exc:
+        print(f"tdadp: error: {_one_line(exc)}", file=sys.stderr)
+        return 1
+
+
 def main(argv=None):
     args = build_parser().parse_args(argv)
+    if args.command in _ANALYST:
+        return _run_analyst(args)
     try:
         if args.command == "list":
             for name, module in list_experiments().items():

@@ -1,0 +1,240 @@
+"""The analyst's command line: tdadp release / embed / cluster on your own network."""
+
+import csv
+import json
+import os
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+import tdadp
+from tdadp.cli import main
+from tdadp.datasets import load_polbooks
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+SEED_WARNING = "NOT private against whoever knows the seed"
+
+
+def _run(argv):
+    """main(argv)'s exit code, whether it returns or raises SystemExit."""
+    try:
+        return main([str(a) for a in argv])
+    except SystemExit as exc:
+        return exc.code
+
+
+@pytest.fixture(scope="module")
+def polbooks():
+    return load_polbooks()
+
+
+def _write_edges(G, path):
+    """polbooks as a CSV edge list with string node names (some holding a comma)."""
+    with open(path, "w", encoding="utf-8", newline="") as fh:
+        writer = csv.writer(fh, lineterminator="\n")
+        writer.writerow(["source", "target"])
+        writer.writerows([f"book {u}", f"book {v}"] for u, v in G.edges())
+    return sorted(f"book {v}" for v in G.nodes())
+
+
+def _rows(path):
+    with open(path, encoding="utf-8", newline="") as fh:
+        return list(csv.reader(fh))
+
+
+def test_version(capsys):
+    assert _run(["--version"]) == 0
+    assert capsys.readouterr().out == f"tdadp {tdadp.__version__}\n"
+
+
+def test_every_command_has_help(capsys):
+    for command in ("release", "embed", "cluster"):
+        assert _run([command, "--help"]) == 0
+        assert "--out" in capsys.readouterr().out
+
+
+def test_release_embed_cluster_on_polbooks(polbooks, tmp_path, capsys):
+    names = _write_edges(polbooks, tmp_path / "edges.csv")
+    (tmp_path / "nodes.csv").write_text('node\n"book nobody, alone"\n' + "\n".join(
+        '"' + v.replace('"', '""') + '"' for v in names[:3]) + "\n", encoding="utf-8")
+    release, embedding, labels = (tmp_path / f for f in ("release.csv", "embedding.csv",
+                                                          "labels.csv"))
+
+    assert _run(["release", tmp_path / "edges.csv", "--epsilon", "2.5", "--out", release,
+                 "--nodes", tmp_path / "nodes.csv"]) == 0
+    err = capsys.readouterr().err
+    assert SEED_WARNING not in err  # secure coins: no seed
+    summary = [line for line in err.splitlines() if line.startswith("tdadp: released")]
+    assert len(summary) == 1 and "106 nodes" in summary[0] and "eps=2.5" in summary[0]
+    side = json.loads((tmp_path / "release.csv.json").read_text(encoding="utf-8"))
+    assert side["guarantee"]["epsilon"] == 2.5
+    assert side["guarantee"]["mechanism"] == "EdgeFlip"
+    assert sorted(side["nodes"]) == sorted(names + ["book nobody, alone"])
+
+    assert _run(["embed", release, "--out", embedding]) == 0
+    rows = _rows(embedding)
+    d = len(rows[0]) - 1
+    assert rows[0] == ["node"] + [f"x{k}" for k in range(1, d + 1)] and d >= 1
+    assert [r[0] for r in rows[1:]] == side["nodes"]
+    assert all(len(r) == d + 1 for r in rows[1:])
+    float(rows[1][1])
+    capsys.readouterr()
+
+    assert _run(["cluster", release, "--out", labels]) == 0
+    err = capsys.readouterr().err
+    rows = _rows(labels)
+    assert rows[0] == ["node", "cluster"]
+    assert [r[0] for r in rows[1:]] == side["nodes"]  # one row per node, by name
+    cluster = {r[0]: int(r[1]) for r in rows[1:]}
+    linked = {v for edge in _rows(release)[1:] for v in edge}
+    isolated = [v for v in side["nodes"] if v not in linked]
+    assert [v for v, c in cluster.items() if c == -1] == isolated  # degree 0 in the release
+    found = re.search(r"(\d+) node\(s\) isolated in the release", err)
+    assert (int(found.group(1)) if found else 0) == len(isolated)
+    assert "cluster(s), sizes" in err
+    assert "the count is significant" in err or "the count is not significant" in err
+
+    assert _run(["cluster", release, "--out", labels, "--overwrite", "--n-clusters", "2",
+                 "--n-components", "3"]) == 0
+    err = capsys.readouterr().err
+    kept = [c for c in (int(r[1]) for r in _rows(labels)[1:]) if c >= 0]
+    assert sorted(set(kept)) == [0, 1] and "not tested" in err
+
+    # At a large eps (flip rate 2^-53) the added node stays isolated: cluster -1.
+    assert _run(["release", tmp_path / "edges.csv", "--epsilon", "40", "--out", release,
+                 "--nodes", tmp_path / "nodes.csv", "--overwrite", "--seed", "5"]) == 0
+    assert _run(["cluster", release, "--out", labels, "--overwrite"]) == 0
+    cluster = {r[0]: int(r[1]) for r in _rows(labels)[1:]}
+    assert cluster["book nobody, alone"] == -1
+    assert sorted(v for v, c in cluster.items() if c >= 0) == names
+    assert "1 node(s) isolated in the release" in capsys.readouterr().err
+
+
+def test_seed_gives_a_reproducible_release_and_warns(polbooks, tmp_path, capsys):
+    _write_edges(polbooks, tmp_path / "edges.csv")
+    out = []
+    for k in range(2):
+        path = tmp_path / f"release{k}.csv"
+        assert _run(["release", tmp_path / "edges.csv", "--epsilon", "1", "--out", path,
+                     "--seed", "7", "--mechanism", "laplaceflip"]) == 0
+        assert SEED_WARNING in capsys.readouterr().err
+        out.append(path.read_bytes())
+    assert out[0] == out[1]
+    side = json.loads((tmp_path / "release0.csv.json").read_text(encoding="utf-8"))
+    assert side["guarantee"]["mechanism"] == "LaplaceFlip"
+
+
+def test_packed_release_round_trip(polbooks, tmp_path, capsys):
+    _write_edges(polbooks, tmp_path / "edges.csv")
+    packed = tmp_path / "release.tdadp"
+    assert _run(["release", tmp_path / "edges.csv", "--epsilon", "3", "--out", packed,
+                 "--seed", "1"]) == 0
+    assert packed.read_bytes().startswith(b"TDADP-PACKED-GRAPH\n")
+    # A packed file is recognised as input by its magic bytes, whatever its name.
+    renamed = tmp_path / "graph.bin"
+    renamed.write_bytes(packed.read_bytes())
+    assert _run(["release", renamed, "--epsilon", "3", "--out", tmp_path / "again.csv"]) == 0
+    assert _run(["embed", packed, "--out", tmp_path / "emb.csv", "--n-components", "2"]) == 0
+    assert len(_rows(tmp_path / "emb.csv")) == polbooks.number_of_nodes() + 1
+
+
+def _bad_cases(tmp):
+    edges, release = tmp / "edges.csv", tmp / "release.csv"
+    return {
+        "missing graph": ["release", tmp / "nope.csv", "--epsilon", "1", "--out", tmp / "r.csv"],
+        "epsilon 0": ["release", edges, "--epsilon", "0", "--out", tmp / "r.csv"],
+        "epsilon -1": ["release", edges, "--epsilon", "-1", "--out", tmp / "r.csv"],
+        "epsilon nan": ["release", edges, "--epsilon", "nan", "--out", tmp / "r.csv"],
+        "epsilon abc": ["release", edges, "--epsilon", "abc", "--out", tmp / "r.csv"],
+        "epsilon inf": ["release", edges, "--epsilon", "inf", "--out", tmp / "r.csv"],
+        "no epsilon": ["release", edges, "--out", tmp / "r.csv"],
+        "existing out": ["release", edges, "--epsilon", "1", "--out", release],
+        "out over input": ["release", edges, "--epsilon", "1", "--out", edges, "--overwrite"],
+        "missing out folder": ["release", edges, "--epsilon", "1", "--out",
+                               tmp / "no" / "r.csv"],
+        "missing nodes": ["release", edges, "--epsilon", "1", "--out", tmp / "r.csv",
+                          "--nodes", tmp / "nope.csv"],
+        "bad seed": ["release", edges, "--epsilon", "1", "--out", tmp / "r.csv", "--seed",
+                     "x"],
+        "bad edge list": ["release", tmp / "bad.csv", "--epsilon", "1", "--out",
+                          tmp / "r.csv"],
+        "bad nodes file": ["release", edges, "--epsilon", "1", "--out", tmp / "r.csv",
+                           "--nodes", tmp / "bad.csv"],
+        "missing release": ["cluster", tmp / "nope.csv", "--out", tmp / "l.csv"],
+        "no sidecar": ["embed", edges, "--out", tmp / "e.csv"],
+        "existing labels": ["cluster", release, "--out", tmp / "labels.csv"],
+        "n-clusters 0": ["cluster", release, "--out", tmp / "l.csv", "--n-clusters", "0"],
+        "n-clusters abc": ["cluster", release, "--out", tmp / "l.csv", "--n-clusters",
+                           "abc"],
+        "n-components -2": ["embed", release, "--out", tmp / "e.csv", "--n-components",
+                            "-2"],
+        "n-components too big": ["embed", release, "--out", tmp / "e.csv", "--n-components",
+                                 "500"],
+        "damaged release": ["cluster", tmp / "damaged.csv", "--out", tmp / "l.csv"],
+    }
+
+
+def test_bad_input_exits_2_with_one_line(polbooks, tmp_path, capsys):
+    _write_edges(polbooks, tmp_path / "edges.csv")
+    assert _run(["release", tmp_path / "edges.csv", "--epsilon", "1", "--out",
+                 tmp_path / "release.csv", "--seed", "0"]) == 0
+    (tmp_path / "labels.csv").write_text("keep me\n")
+    (tmp_path / "bad.csv").write_text("a,b,c,d\ne,f,g\n")
+    damaged = (tmp_path / "release.csv").read_text().splitlines()
+    (tmp_path / "damaged.csv").write_text("\n".join(damaged[:-1]) + "\n")
+    (tmp_path / "damaged.csv.json").write_text((tmp_path / "release.csv.json").read_text())
+    capsys.readouterr()
+    before = sorted(os.listdir(tmp_path))
+    for case, argv in _bad_cases(tmp_path).items():
+        assert _run(argv) == 2, case
+        captured = capsys.readouterr()
+        errors = [line for line in captured.err.splitlines() if "error" in line]
+        assert len(errors) == 1 and errors[0].startswith("tdadp: error: "), (case, captured)
+        assert captured.err.splitlines()[-1] == errors[0], case
+        assert "Traceback" not in captured.err and not captured.out, case
+        assert sorted(os.listdir(tmp_path)) == before, case  # nothing written
+    assert (tmp_path / "labels.csv").read_text() == "keep me\n"
+
+
+def _readme_section():
+    text = README.read_text(encoding="utf-8")
+    start = text.index("\n## Your own network\n")
+    end = text.index("\n## ", start + 1)
+    section = text[start:end]
+    python = re.findall(r"```python\n(.*?)```", section, re.S)
+    shell = re.findall(r"```(?:sh|bash|console)\n(.*?)```", section, re.S)
+    assert len(python) == 1 and len(shell) == 1
+    commands = [shlex.split(line)[1:] for line in shell[0].splitlines()
+                if line.startswith("tdadp ")]
+    return python[0], commands
+
+
+def test_readme_your_own_network_runs(polbooks, tmp_path, monkeypatch, capsys):
+    code, commands = _readme_section()
+    assert commands and [c[0] for c in commands[:1]] == ["release"]
+    assert any(c[0] == "cluster" for c in commands)
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    cli_dir, python_dir = tmp_path / "cli", tmp_path / "python"
+    for folder in (cli_dir, python_dir):
+        folder.mkdir()
+        _write_edges(polbooks, folder / "edges.csv")
+
+    monkeypatch.chdir(cli_dir)
+    for argv in commands:
+        assert _run(argv) == 0, argv
+    assert len(_rows(cli_dir / "labels.csv")) == polbooks.number_of_nodes() + 1
+
+    monkeypatch.chdir(python_dir)
+    import matplotlib
+    import matplotlib.pyplot as plt
+
+    matplotlib.use("Agg")
+    try:
+        exec(compile(code, str(README) + ":Your own network", "exec"), {"__name__": "readme"})
+    finally:
+        plt.close("all")
+    assert (python_dir / "release.csv.json").is_file()
+    assert (python_dir / "clusters.png").stat().st_size > 0
+    assert "clusters; significant:" in capsys.readouterr().out
