@@ -366,5 +366,5 @@ class AdjacencySpectralEmbedding(TableOutputMixin, ParamsMixin, TransformerMixin
         tags = super().__sklearn_tags__()
         tags.requires_fit = False
         tags.input_tags.sparse = True
-        tags.input_tags.pairwise = True  # an adjacency matrix is an n x n affinity
+        tags.input_tags.pairwise = False  # a sample is one whole graph (see GraphRelease)
         return tags

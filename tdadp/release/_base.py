@@ -176,7 +176,10 @@ class GraphRelease(ReleaseMechanism):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True
-        tags.input_tags.pairwise = True
+        # A sample is one whole graph (a batch is a list of graphs), not a row of a kernel:
+        # with pairwise=True scikit-learn's model selection would slice a list of graphs
+        # as a kernel matrix (X[train][:, train]) and refuse it.
+        tags.input_tags.pairwise = False
         # Adjacency matrices are binary: negative entries are refused.
         tags.input_tags.positive_only = True
         return tags

@@ -175,7 +175,9 @@ def test_tags_are_honest(estimator):
     assert tags.requires_fit  # transform releases with the calibration fit states
     assert tags.non_deterministic is (estimator.random_state is None)
     graph_release = not isinstance(estimator, WassersteinMechanism)
-    assert tags.input_tags.pairwise is graph_release
+    # A sample is one whole graph, not a row of a kernel: pairwise would make model
+    # selection slice a list of graphs as a kernel matrix.
+    assert not tags.input_tags.pairwise
     assert tags.input_tags.sparse is graph_release
     assert not clone(estimator).set_params(random_state=3).__sklearn_tags__().non_deterministic
     assert clone(estimator).set_params(random_state="secure").__sklearn_tags__() \
