@@ -299,4 +299,5 @@ def test_release_contract(kwargs):
     for container in (sp.csr_array, sp.coo_array, sp.csc_matrix, sp.lil_matrix):
         np.testing.assert_array_equal(est.transform(container(graph)).values, released.values)
     tags = est.__sklearn_tags__()
-    assert not tags.non_deterministic and tags.input_tags.sparse and tags.input_tags.pairwise
+    # A sample is one whole graph, not a row of a kernel (no pairwise tag).
+    assert not tags.non_deterministic and tags.input_tags.sparse and not tags.input_tags.pairwise
