@@ -52,7 +52,6 @@ import math
 import numbers
 import os
 import re
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 import numpy as np
@@ -62,6 +61,7 @@ from ..dp._guarantee import NotAGuarantee, PrivacyGuarantee
 from ..graphs._info import graph_guarantee, graph_nodes
 from ..graphs._packed import PackedAdjacency, n_words, unused_bits
 from ..utils._memory import check_memory
+from ._text import DuplicateKeyError, clip, strict_json, tdadp_version
 
 __all__ = ["save_packed", "load_packed", "PACKED_FORMAT"]
 
@@ -71,11 +71,6 @@ _LAYOUT = "upper-triangle, word-aligned rows, uint64 little-endian, column j = b
 _CHUNK_BYTES = 1 << 26  # 64 MiB of payload per checksum, write and read step
 
 
-def _tdadp_version():
-    try:
-        return version("tdadp")
-    except PackageNotFoundError:  # pragma: no cover - running from a source tree
-        return "unknown"
 
 
 def _guarantee_dict(g):
@@ -94,14 +89,12 @@ def _guarantee_from(d, path):
         return PrivacyGuarantee.from_dict(d)
     except NotAGuarantee as exc:
         raise ValueError(f"{path}: the file's guarantee is not a tdadp PrivacyGuarantee "
-                         f"({_clip(str(exc), 200)}).") from None
+                         f"({clip(str(exc), 200)}).") from None
     except (TypeError, ValueError) as exc:
         raise ValueError(f"{path}: the file's guarantee is not a valid PrivacyGuarantee "
-                         f"({_clip(str(exc), 200)}).") from None
+                         f"({clip(str(exc), 200)}).") from None
 
 
-def _clip(text, limit=80):
-    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _node_name(name):
@@ -129,7 +122,7 @@ def _node_names(nodes, path=None):
         if value is None:
             if path is None:  # saving: the caller's own names, said plainly
                 raise ValueError(
-                    f"node name {len(out)} is {_clip(repr(name))} ({type(name).__name__}); a "
+                    f"node name {len(out)} is {clip(repr(name))} ({type(name).__name__}); a "
                     "packed file stores names that are JSON values reading back equal: "
                     "strings, integers or finite floats. "
                     "Rename the nodes first, e.g. P.nodes = [str(v) for v in P.nodes].")
@@ -207,7 +200,7 @@ def save_packed(path, A):
     for chunk in _payload_chunks(A.words):
         digest.update(chunk)
     header = {"format": PACKED_FORMAT, "layout": _LAYOUT, "byteorder": "little", "n": A.n,
-              "n_words": int(A.words.size), "tdadp_version": _tdadp_version(),
+              "n_words": int(A.words.size), "tdadp_version": tdadp_version(),
               "sha256": digest.hexdigest(), "guarantee": guarantee, "nodes": nodes}
     line = json.dumps(header).encode("utf-8")
     with open(Path(path), "wb") as fh:
@@ -245,15 +238,8 @@ _JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
-class _DuplicateKey(ValueError):
-    pass
 
 
-def _unique_keys(pairs):
-    out = dict(pairs)
-    if len(out) != len(pairs):
-        raise _DuplicateKey()
-    return out
 
 
 def _nesting(line):
@@ -311,8 +297,8 @@ def _header(fh, path, size):
         raise _damaged(path, f"its header nests {deepest} levels deep (a tdadp header nests "
                              f"at most {_MAX_NESTING})")
     try:
-        header = json.loads(line.decode("utf-8"), object_pairs_hook=_unique_keys)
-    except _DuplicateKey:
+        header = strict_json(line.decode("utf-8"))
+    except DuplicateKeyError:
         raise _damaged(path, "its header names a field twice") from None
     except (ValueError, RecursionError):  # not UTF-8, not JSON, an integer of 5,000 digits
         raise _damaged(path, "its header is not valid JSON") from None
@@ -321,9 +307,9 @@ def _header(fh, path, size):
     fmt = header.get("format")
     if not isinstance(fmt, int) or isinstance(fmt, bool) or fmt < 1 or fmt > PACKED_FORMAT:
         version_ = header.get("tdadp_version", "?")
-        raise ValueError(f"{path}: format {_clip(repr(fmt), 40)} is not one this tdadp reads "
+        raise ValueError(f"{path}: format {clip(repr(fmt), 40)} is not one this tdadp reads "
                          f"(1 to {PACKED_FORMAT}); it was written by tdadp "
-                         f"{_clip(str(version_), 40)}: read it with that version or a "
+                         f"{clip(str(version_), 40)}: read it with that version or a "
                          "newer one.")
     missing = [k for k in _FIELDS if k not in header]
     unknown = [k for k in header if k not in _FIELDS]

@@ -61,7 +61,6 @@ import numbers
 import os
 import re
 import tempfile
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 import numpy as np
@@ -74,6 +73,7 @@ from ..graphs._packed import PackedAdjacency
 from ..utils._memory import check_memory
 from ._input import one_graph
 from ._packed_file import load_packed, save_packed
+from ._text import DuplicateKeyError, clip, strict_json, tdadp_version
 
 __all__ = ["save_release", "load_release", "RELEASE_FORMAT", "RELEASE_VERSION",
            "sidecar_path", "MAX_NAME"]
@@ -126,17 +126,8 @@ def _as_path(path):
     return Path(os.fsdecode(path))
 
 
-def _clip(text, limit=80):
-    """``text`` (a name's repr, a message) cut to ``limit`` characters."""
-    text = str(text)
-    return text if len(text) <= limit else text[:limit] + "..."
 
 
-def _tdadp_version():
-    try:
-        return version("tdadp")
-    except PackageNotFoundError:  # pragma: no cover - running from a source tree
-        return "unknown"
 
 
 # --------------------------------------------------------------------------- node names
@@ -179,7 +170,7 @@ def _node_list(nodes, n, where=None):
         value, problem = _name_problem(name)
         if problem:
             if where is None:
-                raise ValueError(f"node name {k} ({_clip(repr(name))}) is {problem}; a release "
+                raise ValueError(f"node name {k} ({clip(repr(name))}) is {problem}; a release "
                                  "file stores node names that read back equal: non-empty "
                                  "strings without surrounding whitespace or control "
                                  "characters, and integers. Rename the nodes first, e.g. "
@@ -192,7 +183,7 @@ def _node_list(nodes, n, where=None):
     for k, value in enumerate(out):
         text = str(value)
         if text in index:
-            what = (f"node names {index[text]} and {k} are both written {_clip(repr(text))}"
+            what = (f"node names {index[text]} and {k} are both written {clip(repr(text))}"
                     + ("" if type(out[index[text]]) is type(value) else
                        " (an integer and a string alike in CSV)"))
             if where is None:
@@ -249,15 +240,8 @@ def _damaged(path, what):
                       "to this release).")
 
 
-class _DuplicateKey(ValueError):
-    pass
 
 
-def _unique_keys(pairs):
-    out = dict(pairs)
-    if len(out) != len(pairs):
-        raise _DuplicateKey()
-    return out
 
 
 def _int_field(d, key):
@@ -276,8 +260,8 @@ def _read_sidecar(path):
     check_memory(_PARSE_BYTES_PER_BYTE * float(size), f"reading the sidecar {side}",
                  " A sidecar holds a release's node names: a few MB for a million nodes.")
     try:
-        d = json.loads(side.read_bytes().decode("utf-8"), object_pairs_hook=_unique_keys)
-    except _DuplicateKey:
+        d = strict_json(side.read_bytes().decode("utf-8"))
+    except DuplicateKeyError:
         raise _damaged(side, "it names a field twice") from None
     except (ValueError, RecursionError):  # not UTF-8, not JSON, nested too deep
         raise _damaged(side, "it is not valid JSON") from None
@@ -317,7 +301,7 @@ def _read_sidecar(path):
             guarantee = PrivacyGuarantee.from_dict(_python_guarantee(d["guarantee"]))
         except (TypeError, ValueError, RecursionError) as exc:
             raise ValueError(f"{side}: its guarantee does not parse as a PrivacyGuarantee "
-                             f"({_clip(exc, 200)}).") from None
+                             f"({clip(exc, 200)}).") from None
     return d, guarantee, index
 
 
@@ -489,7 +473,7 @@ def save_release(path, G, *, overwrite=False, allow_unreleased=False):
             m = int(rows.size)
         sidecar = {"format": RELEASE_FORMAT, "version": RELEASE_VERSION,
                    "kind": "packed" if packed else "edgelist-csv", "data_file": path.name,
-                   "tdadp_version": _tdadp_version(), "n": int(n), "n_edges": int(m),
+                   "tdadp_version": tdadp_version(), "n": int(n), "n_edges": int(m),
                    "sha256": sha, "nodes": nodes, "guarantee": guarantee}
         text = json.dumps(sidecar, ensure_ascii=False, allow_nan=False, indent=1)
         tmp_side.write_bytes(text.encode("utf-8") + b"\n")
@@ -525,7 +509,7 @@ def _read_edges(path, m, index):
                 if i is None or j is None:
                     name = row[0] if i is None else row[1]
                     raise _damaged(path, f"line {line} names a node the sidecar does not list "
-                                         f"({_clip(repr(name))})")
+                                         f"({clip(repr(name))})")
                 if i == j:
                     raise _damaged(path, f"line {line} is a self-loop")
                 if k == m:
@@ -536,7 +520,7 @@ def _read_edges(path, m, index):
     except UnicodeDecodeError:
         raise _damaged(path, "it is not UTF-8 text") from None
     except csv.Error as exc:
-        raise _damaged(path, f"it is not valid CSV ({_clip(exc)})") from None
+        raise _damaged(path, f"it is not valid CSV ({clip(exc)})") from None
     if k != m:
         raise _damaged(path, f"it lists {k} edges, its sidecar records {m}")
     keys = src * n + dst
