@@ -52,6 +52,7 @@ from .experiments import (
 )
 from .graphs import PackedAdjacency, graph_guarantee, graph_nodes, tag_graph
 from .io import load_packed, load_release, read_edgelist, save_release, sidecar_path
+from .io._edgelist import strip_comment
 from .release import EdgeFlip, LaplaceFlip
 
 _MECHANISMS = {"edgeflip": EdgeFlip, "laplaceflip": LaplaceFlip}
@@ -138,6 +139,9 @@ def _add_analyst_commands(sub):
     rel.add_argument("--nodes", metavar="NODES.csv",
                      help="every node's name, one a line or in a column 'node': adds the "
                      "isolated nodes an edge list cannot show")
+    rel.add_argument("--comments", default="#", metavar="MARKER",
+                     help="comment marker of GRAPH and NODES.csv, outside double quotes "
+                     "(default '#'; 'none': no comments, for names holding '#')")
     rel.add_argument("--seed", type=_seed, metavar="S",
                      help="reproducible coins, for tests only: the release is NOT private "
                      "against whoever knows the seed (default: the OS's secure randomness)")
@@ -248,11 +252,13 @@ def _is_packed(path):
         return fh.read(len(_PACKED_MAGIC)) == _PACKED_MAGIC
 
 
-def _read_node_names(path):
-    """The names of ``path``: one a line, or the column ``node`` of a CSV with a header."""
+def _read_node_names(path, comments="#"):
+    """The names of ``path``: one a line, or the column ``node`` of a CSV with a header;
+    comments cut as :func:`tdadp.read_edgelist` cuts them."""
     try:
         with open(path, encoding="utf-8-sig", newline="") as fh:
-            rows = [(k, row) for k, row in enumerate(csv.reader(fh, strict=True), 1)
+            lines = (strip_comment(line, comments) for line in fh)
+            rows = [(k, row) for k, row in enumerate(csv.reader(lines, strict=True), 1)
                     if any(field.strip() for field in row)]
     except csv.Error as exc:
         raise ValueError(f"{path} is not valid CSV ({_one_line(exc, 80)})") from None
@@ -335,9 +341,12 @@ def _release(args):
         if packed:
             A = load_packed(src)
         else:
-            A, nodes = read_edgelist(src, return_nodes=True)
+            comments = None if args.comments.lower() == "none" else args.comments
+            A, nodes = read_edgelist(src, return_nodes=True, comments=comments)
             if args.nodes is not None:
-                A = _with_isolated_nodes(A, nodes, _read_node_names(inputs[1]))
+                # The nodes file is read by the edge list's comment rule: a name cut at '#'
+                # in one file and whole in the other would become two nodes.
+                A = _with_isolated_nodes(A, nodes, _read_node_names(inputs[1], comments))
     except (ValueError, OSError) as exc:
         text = _one_line(exc)
         named = any(text.startswith(str(q)) for q in inputs)

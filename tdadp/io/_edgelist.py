@@ -59,8 +59,9 @@ def _quote(text, limit=80):
     return f"{text[:limit]!r}... ({len(text):,} characters)"
 
 
-def _strip_comment(line, marker):
-    """``line`` up to a comment marker that is not inside double quotes."""
+def strip_comment(line, marker):
+    """``line`` up to a comment marker that is not inside double quotes (``marker`` None:
+    the whole line). Every reader of the user's text files applies this one rule."""
     if marker is None or marker not in line:
         return line
     if '"' not in line:
@@ -141,7 +142,7 @@ def _data_lines(handle, comments):
     """(line number, text) of the lines left once comments and blank lines are removed."""
     out = []
     for lineno, line, complete in _read_lines(handle):
-        text = _strip_comment(line, comments)
+        text = strip_comment(line, comments)
         if not complete and len(text) == len(line):
             raise ValueError(
                 f"line {lineno} of the edge list is longer than {MAX_LINE:,} characters (it "

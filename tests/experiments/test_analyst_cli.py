@@ -140,6 +140,23 @@ def test_packed_release_round_trip(polbooks, tmp_path, capsys):
     assert len(_rows(tmp_path / "emb.csv")) == polbooks.number_of_nodes() + 1
 
 
+def test_the_nodes_file_is_read_by_the_edge_lists_comment_rule(tmp_path, capsys):
+    # Found on polblogs: a blog whose URL holds '#' was cut at it in the edge list (a comment)
+    # and kept whole in the nodes file, so one node became two.
+    edges = tmp_path / "edges.csv"
+    edges.write_text("source,target\na,b\nb,page#2\n")
+    nodes = tmp_path / "nodes.csv"
+    nodes.write_text("node\na\nb\npage#2\nlonely\n")
+    for extra, names in [([], ["a", "b", "page", "lonely"]),
+                         (["--comments", "none"], ["a", "b", "page#2", "lonely"])]:
+        out = tmp_path / f"release{len(extra)}.csv"
+        assert _run(["release", edges, "--nodes", nodes, "--epsilon", 40, "--seed", 0,
+                     "--out", out, *extra]) in (0, None)
+        sidecar = json.loads(Path(f"{out}.json").read_text())
+        assert sorted(sidecar["nodes"]) == sorted(names)
+    capsys.readouterr()
+
+
 def _bad_cases(tmp):
     edges, release = tmp / "edges.csv", tmp / "release.csv"
     return {
