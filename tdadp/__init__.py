@@ -82,6 +82,7 @@ from .pufferfish import (
     mqm_exact_scale,
 )
 from .recipes import (
+    PrivateClustering,
     make_private_clustering,
 )
 from .release import (
@@ -198,6 +199,7 @@ __all__ = [
     "BICGaussianMixture",
     "plot_prominence",
     "make_private_clustering",
+    "PrivateClustering",
     "misclassification_rate",
     "clustering_scores",
     # input/output

@@ -1,6 +1,7 @@
 """Recipes that span stages: whole pipelines built from the stages below."""
 
 from ._clustering import (
+    PrivateClustering,
     make_private_clustering,
 )
 from ._distributed import (
@@ -11,6 +12,7 @@ from ._distributed import (
 
 __all__ = [
     "make_private_clustering",
+    "PrivateClustering",
     "DistributedPackedGraph",
     "distributed_private_grdpg",
     "distributed_embedding",

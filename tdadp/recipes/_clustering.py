@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
+import warnings
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.cluster import KMeans, SpectralClustering
 from sklearn.pipeline import Pipeline
+from sklearn.utils.validation import check_is_fitted
 
 from ..cluster._gmm import BICGaussianMixture
 from ..cluster._tomato import ToMATo
 from ..embed._embedding import AdjacencySpectralEmbedding
+from ..graphs import PackedAdjacency, graph_nodes
+from ..io import one_graph
 from ..release._base import ACCOUNTANT_RULE
 from ..release._flip import EdgeFlip
-from ..utils._params import Options, check_param
+from ..utils._output import TableOutputMixin
+from ..utils._params import Options, ParamsMixin, check_param
 
-__all__ = ["make_private_clustering"]
+__all__ = ["make_private_clustering", "PrivateClustering"]
 
 _CLUSTERERS = ("tomato", "kmeans", "gmm", "spectral")
 
@@ -106,6 +114,14 @@ def make_private_clustering(clusterer="tomato", *, epsilon, n_components=None, n
                      n_clusters=n_clusters, random_state=random_state, accountant=accountant)
     for name, value in arguments.items():
         check_param(value, _ARGUMENTS[name], name, "make_private_clustering")
+    mechanism, embedding, last = _steps(clusterer, epsilon, n_components, n_clusters,
+                                        random_state, accountant, clusterer_params)
+    return Pipeline([("mechanism", mechanism), ("embedding", embedding), ("cluster", last)])
+
+
+def _steps(clusterer, epsilon, n_components, n_clusters, random_state, accountant,
+           clusterer_params):
+    """The three unfitted steps of the recipe: the one place both of its forms build them."""
     seed = random_state if isinstance(random_state, int) else None
     if clusterer == "tomato":
         params = dict(random_state=seed)
@@ -126,8 +142,192 @@ def make_private_clustering(clusterer="tomato", *, epsilon, n_components=None, n
             params = dict(affinity="nearest_neighbors", random_state=seed)
             params.update(clusterer_params)
             last = SpectralClustering(n_clusters=n_clusters, **params)
-    return Pipeline([
-        ("mechanism", EdgeFlip(epsilon, random_state=random_state, accountant=accountant)),
-        ("embedding", AdjacencySpectralEmbedding(n_components=n_components, adjust=True)),
-        ("cluster", last),
-    ])
+    return (EdgeFlip(epsilon, random_state=random_state, accountant=accountant),
+            AdjacencySpectralEmbedding(n_components=n_components, adjust=True),
+            last)
+
+
+class PrivateClustering(TableOutputMixin, ParamsMixin, ClusterMixin, BaseEstimator):
+    """Cluster the nodes of a private network, keeping the release the clusters came from.
+
+    ``fit(G)`` releases ``G`` once under epsilon-edge DP with edgeFlip (charging
+    ``accountant``, if given, before any randomness is drawn), embeds the release with the
+    privacy-adjusted adjacency spectral embedding and clusters the embedded nodes. What it
+    keeps is all public: the release (with its guarantee, ready for
+    :func:`tdadp.io.save_release`), the embedding and the labels; nothing of ``G``. So the
+    release behind published clusters can be published too, at no further cost in budget.
+
+    It is :func:`make_private_clustering` as one estimator: the same steps, built by the same
+    code, give the same labels for the same ``random_state`` (on a release with no isolated
+    node). Nodes with no edge in the release carry no signal for the embedding: they are
+    labelled -1 (noise), with a warning naming how many, and the clusterer sees only the
+    others.
+
+    Parameters
+    ----------
+    epsilon : float in (0, inf], default=1.0
+        Privacy budget of the release (edgeFlip's ``epsilon``); inf releases the graph
+        unchanged (no privacy: for comparisons only).
+    n_clusters : int >= 1 or None, default=None
+        Number of clusters; None lets ToMATo (bootstrap-tested count) or the Gaussian mixture
+        (BIC) choose it; k-means and spectral clustering need it.
+    clusterer : {"tomato", "kmeans", "gmm", "spectral"}, default="tomato"
+        As in :func:`make_private_clustering`.
+    n_components : int >= 1 or None, default=None
+        Embedding dimension; None chooses it from the scree plot of the release.
+    random_state : None, int, numpy Generator, SeedSequence or "secure", default=None
+        Seeds the release (and the clusterer, when an int); "secure" for a real release.
+    accountant : BudgetAccountant or None, default=None
+        Charged epsilon by each ``fit`` (one release), before the release is drawn;
+        :class:`~tdadp.dp.BudgetError` past its budget. None: nothing is tracked.
+    clusterer_params : dict or None, default=None
+        Further parameters of the clusterer (e.g. ``{"n_init": 20}`` for k-means).
+
+    Attributes
+    ----------
+    release_ : ndarray, scipy sparse matrix or PackedAdjacency
+        The released graph, carrying its guarantee and the node names of ``G``
+        (:func:`tdadp.graphs.graph_guarantee`, :func:`tdadp.graphs.graph_nodes`).
+    guarantee_ : PrivacyGuarantee
+        The release's guarantee.
+    embedding_ : LatentPositions of shape (n_nodes, n_components_)
+        The adjusted embedding of every node; a DataFrame indexed by the node names with
+        ``set_output(transform="pandas")``.
+    n_components_ : int
+        Embedding dimension used.
+    isolated_ : ndarray of bool of shape (n_nodes,)
+        Nodes with no edge in the release (labelled -1).
+    clusterer_ : estimator
+        The fitted clusterer (fitted on the nodes that are not isolated).
+    labels_ : ndarray of int of shape (n_nodes,)
+        Cluster of each node, -1 for an isolated one.
+    n_clusters_ : int
+        Number of clusters found.
+
+    See Also
+    --------
+    make_private_clustering : the same recipe as a scikit-learn Pipeline.
+    tdadp.io.save_release : publish ``release_`` as an edge list with its guarantee.
+
+    References
+    ----------
+    .. [1] R. Vishwanath and J. Hehir, "Signal recovery from random dot-product graphs
+       under local differential privacy", AISTATS 2025.
+    .. [2] F. Chazal, L. J. Guibas, S. Y. Oudot and P. Skraba, "Persistence-based clustering
+       in Riemannian manifolds", J. ACM 60(6), 2013.
+
+    Examples
+    --------
+    >>> from tdadp import BudgetAccountant, PrivateClustering, sample_grdpg, sbm
+    >>> A = sample_grdpg(sbm([100, 100], [[0.6, 0.1], [0.1, 0.6]], random_state=0),
+    ...                  random_state=1)
+    >>> acc = BudgetAccountant(epsilon=3.0)
+    >>> model = PrivateClustering(epsilon=2.0, n_clusters=2, clusterer="kmeans",
+    ...                           n_components=2, random_state=0, accountant=acc).fit(A)
+    >>> model.labels_.shape, model.guarantee_.epsilon, acc.remaining()
+    ((200,), 2.0, (1.0, 0.0))
+    """
+
+    _parameter_constraints = {
+        "epsilon": ["positive_epsilon"],
+        "n_clusters": [None, "positive_int"],
+        "clusterer": [Options(*_CLUSTERERS)],
+        "n_components": [None, "positive_int"],
+        "random_state": ["secure_random_state"],
+        "accountant": ACCOUNTANT_RULE,
+        "clusterer_params": [None, dict],
+    }
+
+    def __init__(self, epsilon=1.0, n_clusters=None, clusterer="tomato", n_components=None,
+                 random_state=None, accountant=None, clusterer_params=None):
+        self.epsilon = epsilon
+        self.n_clusters = n_clusters
+        self.clusterer = clusterer
+        self.n_components = n_components
+        self.random_state = random_state
+        self.accountant = accountant
+        self.clusterer_params = clusterer_params
+
+    def fit(self, X, y=None):
+        """Release ``X`` once, embed the release and cluster its nodes.
+
+        Parameters
+        ----------
+        X : graph
+            One graph: a dense or sparse adjacency matrix, a networkx graph or a
+            :class:`~tdadp.graphs.PackedAdjacency` (a batch is refused: the labels are
+            per node of one graph).
+        y : ignored
+
+        Returns
+        -------
+        self
+        """
+        self._validate_params()
+        # The steps are built (and k-means without n_clusters refused) before the release.
+        mechanism, embedder, clusterer = _steps(
+            self.clusterer, self.epsilon, self.n_components, self.n_clusters,
+            self.random_state, self.accountant, dict(self.clusterer_params or {}))
+        G = one_graph(X, "G")
+        release = mechanism.fit_transform(G)
+        degrees = release.degrees() if isinstance(release, PackedAdjacency) else (
+            np.asarray(abs(release).sum(axis=1)).ravel())
+        isolated = np.asarray(degrees) == 0
+        active = np.flatnonzero(~isolated)
+        if self.n_clusters is not None and self.n_clusters > active.size:
+            raise ValueError(f"n_clusters={self.n_clusters} is more than the {active.size} "
+                             "node(s) with an edge in the release; ask for fewer clusters.")
+        if active.size < 2:
+            raise ValueError(f"the release has {active.size} node(s) with an edge: nothing "
+                             "to cluster (a larger epsilon or a denser graph is needed).")
+        embedding = embedder.fit_transform(release)
+        if isolated.any():
+            warnings.warn(f"{int(isolated.sum())} node(s) have no edge in the release: they "
+                          "are labelled -1 (noise) and not clustered.", UserWarning,
+                          stacklevel=2)
+        points = embedding
+        if isolated.any():  # rows of the embedding as it is (metadata kept)
+            points = embedding.iloc[active] if hasattr(embedding, "iloc") else embedding[active]
+        clusterer.fit(points)
+        labels = np.full(isolated.size, -1, dtype=np.int64)
+        labels[active] = clusterer.labels_
+        self.release_ = release
+        self.guarantee_ = mechanism.guarantee_
+        self.n_components_ = embedder.n_components_
+        self.embedding_ = self._wrap_table(embedding, index=graph_nodes(release),
+                                           attrs={"signature": embedder.signature_},
+                                           columns=self._names(self.n_components_))
+        self.isolated_ = isolated
+        self.clusterer_ = clusterer
+        self.labels_ = labels
+        found = labels[labels >= 0]
+        self.n_clusters_ = int(getattr(clusterer, "n_clusters_", np.unique(found).size))
+        return self
+
+    def fit_predict(self, X, y=None):
+        """Fit on ``X`` and return the label of each node (-1 for isolated nodes).
+
+        Parameters
+        ----------
+        X : graph
+        y : ignored
+
+        Returns
+        -------
+        labels : ndarray of int of shape (n_nodes,)
+        """
+        return self.fit(X).labels_
+
+    def get_feature_names_out(self, input_features=None):
+        """Column names of ``embedding_`` under pandas output.
+
+        Parameters
+        ----------
+        input_features : ignored
+
+        Returns
+        -------
+        ndarray of str
+        """
+        check_is_fitted(self, "n_components_")
+        return self._names(self.n_components_)
