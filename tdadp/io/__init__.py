@@ -8,7 +8,8 @@ sparse matrix of any format, a networkx graph and an edge list read by :func:`re
 get the same answer: see :mod:`tdadp.io._input` for the contract (self-loops and weights are
 refused by the stages that need a simple graph unless you opt in with :func:`simple_graph`,
 ``from_networkx(..., self_loops=, weights=)`` or ``read_edgelist(..., self_loops=,
-weights=)``; the embedding reads weights).
+weights=)``; the embedding reads weights). A graph stage's pandas output is the graph as a
+DataFrame (:func:`graph_frame`), which every graph stage reads back.
 """
 
 from ._edgelist import (
@@ -17,6 +18,7 @@ from ._edgelist import (
 from ._input import (
     coerce_graphs,
     graph_batch,
+    graph_frame,
     one_graph,
     simple_graph,
 )
@@ -45,6 +47,7 @@ __all__ = [
     "simple_graph",
     "coerce_graphs",
     "graph_batch",
+    "graph_frame",
     "one_graph",
     "PACKED_FORMAT",
     "save_packed",

@@ -269,6 +269,10 @@ class PrivateClustering(TableOutputMixin, ParamsMixin, ClusterMixin, BaseEstimat
             self.clusterer, self.epsilon, self.n_components, self.n_clusters,
             self.random_state, self.accountant, dict(self.clusterer_params or {}))
         G = one_graph(X, "G")
+        # release_ stays a graph (ready for save_release) and the embedding is wrapped once,
+        # here, whatever scikit-learn's global output setting says.
+        mechanism.set_output(transform="default")
+        embedder.set_output(transform="default")
         release = mechanism.fit_transform(G)
         degrees = release.degrees() if isinstance(release, PackedAdjacency) else (
             np.asarray(abs(release).sum(axis=1)).ravel())

@@ -17,6 +17,12 @@ per item. ``accountant=None`` tracks nothing.
 Randomness: each item of a batch gets its own stream (``item_streams``: the seed, the
 mechanism's stage tag and the item's position), so results do not depend on ``n_jobs``;
 ``random_state="secure"`` draws every coin from the operating system's CSPRNG.
+
+Output: a mechanism whose release is a graph offers ``set_output``; with pandas output each
+released graph is a DataFrame adjacency (:func:`~tdadp.io.graph_frame`: node names as index
+and columns, the guarantee in ``attrs``), which every graph stage reads back. A release of a
+statistic or a value has no pandas form here, and its mechanism offers no ``set_output``
+(``Pipeline.set_output`` then says so rather than leave the setting unused).
 """
 
 from __future__ import annotations
@@ -25,12 +31,13 @@ import numbers
 
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
 from ..dp._accountant import BudgetAccountant
-from ..io._input import graph_batch
+from ..io._input import graph_batch, graph_frame
 from ..utils._batch import join_batch, map_items
-from ..utils._output import ContainerOutputMixin
+from ..utils._output import ItemOutputMixin
 from ..utils._params import ParamsMixin, check_param
 from ..utils._random import item_streams, stage_tag
 
@@ -40,8 +47,7 @@ __all__ = ["ReleaseMechanism", "GraphRelease", "ACCOUNTANT_RULE"]
 ACCOUNTANT_RULE = [None, BudgetAccountant]
 
 
-class ReleaseMechanism(ContainerOutputMixin, ParamsMixin, TransformerMixin, BaseEstimator,
-                       auto_wrap_output_keys=None):
+class ReleaseMechanism(ParamsMixin, TransformerMixin, BaseEstimator, auto_wrap_output_keys=None):
     """Base of every mechanism: ``fit`` states the guarantee, ``transform`` releases.
 
     Subclasses declare ``_parameter_constraints`` for all their parameters and define:
@@ -50,7 +56,11 @@ class ReleaseMechanism(ContainerOutputMixin, ParamsMixin, TransformerMixin, Base
       calibration attributes and return the :class:`PrivacyGuarantee`;
     - ``_split(X)``: ``(items, single)`` of the input to release;
     - ``_release(item, rng)``: one item's release, from the fitted state only;
-    - ``_join(outputs, single)`` (optional): the outputs as returned to the caller.
+    - ``_join(outputs, single)`` (optional): the outputs as returned to the caller;
+    - ``_pandas_output()`` and ``_frame(output)`` (optional, with a ``set_output``): whether
+      the outputs are asked for as DataFrames, and one output's DataFrame form. By default
+      there is none: scikit-learn's ``set_output`` is off (``auto_wrap_output_keys=None``), as
+      a release of a statistic has no table form of its own.
 
     Every subclass takes ``accountant=None`` (a :class:`~tdadp.dp.BudgetAccountant` charged
     each release; None: nothing tracked) and stores it.
@@ -80,6 +90,12 @@ class ReleaseMechanism(ContainerOutputMixin, ParamsMixin, TransformerMixin, Base
 
     def _join(self, outputs, single):
         return join_batch(outputs, single)
+
+    def _pandas_output(self):
+        return False
+
+    def _frame(self, output):
+        raise NotImplementedError
 
     def fit(self, X=None, y=None):
         """Validate the parameters (and ``X``, if given) and state the guarantee.
@@ -116,11 +132,15 @@ class ReleaseMechanism(ContainerOutputMixin, ParamsMixin, TransformerMixin, Base
         """
         check_is_fitted(self, "guarantee_")
         items, single = self._split(X)
+        # Read before the charge: a bad output setting (or pandas missing) spends nothing.
+        pandas = self._pandas_output()
         self._charge(len(items))
         streams = item_streams(self.random_state, range(len(items)),
                                stage_tag(type(self).__name__), allow_secure=True)
         # Mechanisms without an n_jobs parameter release a single item.
         outputs = map_items(self._release, items, streams, getattr(self, "n_jobs", None))
+        if pandas:
+            outputs = [self._frame(out) for out in outputs]
         return self._join(outputs, single)
 
     def __sklearn_tags__(self):
@@ -135,11 +155,30 @@ class ReleaseMechanism(ContainerOutputMixin, ParamsMixin, TransformerMixin, Base
         return tags
 
 
-class GraphRelease(ReleaseMechanism):
+def _releases_graphs(mechanism):
+    return callable(getattr(mechanism, "_release_graph", None))
+
+
+class GraphRelease(ItemOutputMixin, ReleaseMechanism):
     """Base of the mechanisms whose input is a graph (or a batch of graphs).
 
     ``X`` is an adjacency matrix (dense binary array or any scipy sparse container), a
-    networkx graph, or a sequence of them: a sample is a whole graph.
+    networkx graph, a DataFrame adjacency, or a sequence of them: a sample is a whole graph.
+
+    A subclass whose release is a graph defines ``_release_graph(A, rng)``, the released
+    adjacency of one validated graph, and returns it tagged with the input's node names and
+    ``guarantee_`` (see :mod:`tdadp.graphs._info`); it then offers ``set_output``: with
+    ``transform="pandas"`` (or scikit-learn's global ``transform_output="pandas"``) each
+    released graph is returned as :func:`~tdadp.io.graph_frame` makes it, a DataFrame
+    adjacency indexed by the node names (``0..n-1`` without names), int8 0/1 values,
+    sparse-backed for a sparse release, with the guarantee in ``attrs["guarantee"]``, and a
+    batch as a list of them. Every graph stage reads such a DataFrame back as the graph
+    (node names and guarantee, so the privacy-adjusted embedding still finds the flip rate).
+    A packed release (:class:`~tdadp.graphs.PackedAdjacency`) becomes a dense DataFrame
+    when its ``n^2`` bytes fit in half of the memory left, else ``transform`` refuses with a
+    ValueError saying how much it needs (after the release is made and charged: keep the
+    default output for graphs that large). A subclass whose release is a statistic of the
+    graph offers no ``set_output``.
     """
 
     _parameter_constraints = {
@@ -163,6 +202,29 @@ class GraphRelease(ReleaseMechanism):
 
     def _split(self, X):
         return graph_batch(X)
+
+    @available_if(_releases_graphs)
+    def set_output(self, *, transform=None):
+        """Set the container of the released graphs.
+
+        Parameters
+        ----------
+        transform : {"default", "pandas"} or None
+            "pandas": each released graph as a DataFrame adjacency (see the class docstring);
+            "default": the release's own container (array, sparse matrix or packed graph);
+            None: leave the setting unchanged.
+
+        Returns
+        -------
+        self
+        """
+        return super().set_output(transform=transform)
+
+    def _pandas_output(self):
+        return _releases_graphs(self) and self._output_kind() == "pandas"
+
+    def _frame(self, output):
+        return graph_frame(output)
 
     def fit_transform(self, X, y=None):
         """Fit (state the guarantee), then release ``X``; ``X`` is validated once.

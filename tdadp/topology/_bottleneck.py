@@ -17,6 +17,7 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import maximum_bipartite_matching
 from scipy.spatial import cKDTree
 
+from ..utils._output import is_dataframe
 from ..utils._params import Interval, check_param
 from ._diagram import as_diagram
 from ._parts import Parts, normalizing_exponent
@@ -102,8 +103,9 @@ def resolve_pair(D1, D2, homology_dimension):
     Returns ``(dims, pairs, per_dim)``: ``per_dim`` is False when both inputs were bare arrays
     or a single dimension was asked for (one result, not a dict).
     """
-    # Diagrams are mappings dimension -> points (a PersistenceDiagram or a plain dict).
-    bare = not isinstance(D1, Mapping) and not isinstance(D2, Mapping)
+    # Diagrams are mappings dimension -> points (a PersistenceDiagram or a plain dict) or
+    # their DataFrame form, which is array-like but no bare (k, 2) array.
+    bare = not any(isinstance(D, Mapping) or is_dataframe(D) for D in (D1, D2))
     if bare:
         X, Y = as_diagram(D1), as_diagram(D2)
         return (0,), [(X[0], Y[0])], False
@@ -210,8 +212,9 @@ def bottleneck_distance(D1, D2, homology_dimension=None, matching=False, e=None)
 
     Parameters
     ----------
-    D1, D2 : PersistenceDiagram or (k, 2) array_like
-        Two diagrams, or two bare arrays of (birth, death) pairs.
+    D1, D2 : PersistenceDiagram, DataFrame or (k, 2) array_like
+        Two diagrams (or their DataFrame form, :meth:`PersistenceDiagram.to_frame`), or two
+        bare arrays of (birth, death) pairs.
     homology_dimension : int, optional
         Compare this dimension only. By default every dimension of either diagram is compared
         (missing dimensions count as empty) and the largest distance is returned, which is the
@@ -309,7 +312,7 @@ def wasserstein_distance(D1, D2, homology_dimension=None, order=1.0, internal_p=
 
     Parameters
     ----------
-    D1, D2 : PersistenceDiagram or (k, 2) array_like
+    D1, D2 : PersistenceDiagram, its DataFrame form or (k, 2) array_like
     homology_dimension : int, optional
         Compare this dimension only (default: all dimensions jointly).
     order : float, default=1

@@ -4,6 +4,12 @@ A diagram is a multiset of (birth, death) pairs per homology dimension. tdadp st
 immutable mapping ``homology dimension -> (k, 2) float64 array``. Infinite deaths (essential
 classes) are kept as ``inf``; log-scale diagrams may have births equal to ``-inf``. Points on
 the diagonal (birth == death) are allowed: they never change a distance.
+
+Its pandas form (:meth:`PersistenceDiagram.to_frame`, what
+:class:`~tdadp.topology.PersistentHomology` returns with pandas output) is giotto-tda's
+layout, one row per point, with columns ``dimension, birth, death``; the diagram's
+dimensions, empty ones included, go in ``attrs["homology_dimensions"]``. Every consumer of
+diagrams reads such a DataFrame back as the diagram (:func:`as_diagram`).
 """
 
 from __future__ import annotations
@@ -14,9 +20,15 @@ from collections.abc import Mapping
 import numpy as np
 import scipy.sparse as sp
 
+from ..utils._batch import split_batch
+from ..utils._output import is_dataframe, pandas_module
 from ..utils._validation import as_real_array
 
-__all__ = ["PersistenceDiagram", "log_diagram", "as_diagram", "stack_giotto"]
+__all__ = ["PersistenceDiagram", "log_diagram", "as_diagram", "stack_giotto", "diagram_batch",
+           "FRAME_COLUMNS"]
+
+# The columns of a diagram's DataFrame form, in order.
+FRAME_COLUMNS = ("dimension", "birth", "death")
 
 
 def _check_dimension(dim):
@@ -72,9 +84,10 @@ class PersistenceDiagram(Mapping):
 
     Parameters
     ----------
-    points : mapping or PersistenceDiagram or (k, 2) array_like
-        ``{dimension: (k, 2) array_like}``. A bare (k, 2) array is a diagram with the single
-        dimension given by ``homology_dimension``.
+    points : mapping or PersistenceDiagram or DataFrame or (k, 2) array_like
+        ``{dimension: (k, 2) array_like}``, or the DataFrame form (:meth:`from_frame`). A
+        bare (k, 2) array is a diagram with the single dimension given by
+        ``homology_dimension``.
     homology_dimension : int, default=0
         Dimension of a bare array.
 
@@ -94,7 +107,9 @@ class PersistenceDiagram(Mapping):
       :meth:`to_ripser`);
     * giotto-tda: an (n, 3) array of ``(birth, death, dim)`` triples, padded with points
       ``(0, 0, dim)`` on the diagonal (:meth:`from_giotto`, :meth:`to_giotto`,
-      :func:`stack_giotto` for a batch).
+      :func:`stack_giotto` for a batch);
+    * pandas: a DataFrame with a row per point and columns ``dimension, birth, death``
+      (:meth:`from_frame`, :meth:`to_frame`).
 
     Examples
     --------
@@ -113,6 +128,8 @@ class PersistenceDiagram(Mapping):
         if isinstance(points, PersistenceDiagram):
             self._data = dict(points._data)
             return
+        if is_dataframe(points):
+            points = _frame_points(points)
         if points is None:
             points = {}
         if not isinstance(points, Mapping) or sp.issparse(points):  # a dok matrix is a dict
@@ -322,6 +339,97 @@ class PersistenceDiagram(Mapping):
             blocks.append(block)
         return np.concatenate(blocks) if blocks else np.zeros((0, 3))
 
+    @classmethod
+    def from_frame(cls, frame):
+        """From the DataFrame form: a row per point, columns ``dimension, birth, death``.
+
+        The dimensions are those in ``frame.attrs["homology_dimensions"]`` (kept even when
+        they have no row, as :meth:`to_frame` writes them) and those of the rows.
+
+        Raises
+        ------
+        ValueError
+            When the columns are not exactly ``dimension, birth, death`` (in any order), a
+            dimension is not a non-negative integer, or a point is invalid.
+        """
+        if not is_dataframe(frame):
+            raise ValueError(f"expected a pandas DataFrame, got {type(frame).__name__}.")
+        return cls(_frame_points(frame))
+
+    def to_frame(self):
+        """The DataFrame form: a row per point, by dimension, columns ``dimension, birth,
+        death``.
+
+        ``dimension`` is int64, ``birth`` and ``death`` float64; ``attrs["homology_dimensions"]``
+        is :attr:`homology_dimensions` (so that dimensions without points survive).
+        :meth:`from_frame` and every diagram consumer read it back as this diagram.
+
+        Returns
+        -------
+        pandas.DataFrame of shape (n_points, 3)
+
+        Examples
+        --------
+        >>> D = PersistenceDiagram({0: [[0.0, float("inf")]], 1: [[0.5, 0.75]], 2: []})
+        >>> frame = D.to_frame()
+        >>> frame
+           dimension  birth  death
+        0          0    0.0    inf
+        1          1    0.5   0.75
+        >>> frame.attrs["homology_dimensions"]
+        (0, 1, 2)
+        >>> as_diagram(frame) == D
+        True
+        """
+        pd = pandas_module()
+        points = np.concatenate([np.zeros((0, 2)), *self._data.values()])
+        dims = np.repeat(np.array(self.homology_dimensions, dtype=np.int64),
+                         [v.shape[0] for v in self._data.values()])
+        frame = pd.DataFrame({"dimension": dims, "birth": points[:, 0],
+                              "death": points[:, 1]})
+        frame.attrs["homology_dimensions"] = self.homology_dimensions
+        return frame
+
+
+def _frame_dimensions(values, what):
+    """Integer homology dimensions from a column or an attrs entry, or a clear ValueError."""
+    arr = np.ravel(values)
+    # Integers, or floats with integer values (a column that once held a NaN is float).
+    numeric = arr.dtype.kind in "iu" or (arr.dtype.kind == "f" and np.isfinite(arr).all()
+                                         and np.array_equal(arr, np.round(arr)))
+    if not numeric or (arr < 0).any():
+        raise ValueError(f"{what} of a diagram's DataFrame must be non-negative integers.")
+    return arr.astype(np.int64)
+
+
+def _frame_points(frame):
+    """``{dimension: (k, 2) array}`` of a diagram's DataFrame form."""
+    if len(frame.columns) != 3 or set(frame.columns) != set(FRAME_COLUMNS):
+        raise ValueError(f"a diagram given as a DataFrame has the columns {FRAME_COLUMNS} (a "
+                         f"row per point), got {[str(c) for c in frame.columns]}.")
+    dims = _frame_dimensions(frame["dimension"].to_numpy(), "the column 'dimension'")
+    listed = frame.attrs.get("homology_dimensions")
+    listed = set() if listed is None else set(
+        _frame_dimensions(listed, "attrs['homology_dimensions']").tolist())
+    points = frame[["birth", "death"]].to_numpy()
+    return {k: points[dims == k] for k in sorted(set(dims.tolist()) | listed)}
+
+
+def diagram_batch(X):
+    """``(diagrams, single)``: one diagram or a sequence of them as PersistenceDiagrams.
+
+    A PersistenceDiagram, a DataFrame (the pandas form) or a bare (k, 2) array is one
+    diagram; a list or tuple of them, or a 3-D array of equal-size bare arrays, a batch.
+    """
+    # A DataFrame is array-like: split_batch would read it as a bare (k, 3) array.
+    if isinstance(X, PersistenceDiagram) or is_dataframe(X):
+        return [as_diagram(X)], True
+    if isinstance(X, (list, tuple)) and any(is_dataframe(x) for x in X):
+        return [as_diagram(x) for x in X], False
+    items, single = split_batch(X, what="persistence diagram",
+                                single_types=(PersistenceDiagram,))
+    return [as_diagram(D) for D in items], single
+
 
 def stack_giotto(diagrams):
     """A batch of diagrams as giotto-tda's padded (n_samples, n_points, 3) array."""
@@ -332,12 +440,16 @@ def stack_giotto(diagrams):
 
 
 def as_diagram(D, homology_dimension=0):
-    """``D`` as a :class:`PersistenceDiagram` (a bare (k, 2) array gets ``homology_dimension``)."""
+    """``D`` as a :class:`PersistenceDiagram`: the input contract of every diagram consumer.
+
+    A diagram, a mapping dimension -> points, the DataFrame form (:meth:`~PersistenceDiagram.
+    to_frame`) or a bare (k, 2) array, which gets ``homology_dimension``.
+    """
     if isinstance(D, PersistenceDiagram):
         return D
     if D is None:  # PersistenceDiagram() is the empty diagram; None as data is a mistake
-        raise TypeError("expected a persistence diagram, a mapping dimension -> points or a "
-                        "(k, 2) array of (birth, death) pairs, got None.")
+        raise TypeError("expected a persistence diagram, a mapping dimension -> points, its "
+                        "DataFrame form or a (k, 2) array of (birth, death) pairs, got None.")
     return PersistenceDiagram(D, homology_dimension=homology_dimension)
 
 
@@ -355,7 +467,7 @@ def log_diagram(D, base=None):
 
     Parameters
     ----------
-    D : PersistenceDiagram or (k, 2) array_like
+    D : PersistenceDiagram, its DataFrame form or (k, 2) array_like
     base : float, optional
         Logarithm base (natural log by default).
 

@@ -329,7 +329,7 @@ def dilation_invariant_bottleneck(D1, D2, tol=None, method="auto", homology_dime
 
     Parameters
     ----------
-    D1, D2 : PersistenceDiagram or (k, 2) array_like
+    D1, D2 : PersistenceDiagram, its DataFrame form or (k, 2) array_like
         Diagrams (deaths may be inf; births -inf).
     tol : float, optional
         Certified method: stop when ``upper - lower <= tol`` (a finite number >= 0). Default:

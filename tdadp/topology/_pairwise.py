@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import inspect
+import math
 
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from ..utils._batch import map_items, split_batch
+from ..utils._batch import map_items
 from ..utils._output import TableOutputMixin
-from ..utils._params import Options, ParamsMixin, validate_params
+from ..utils._params import Interval, Options, ParamsMixin, check_param, validate_params
 from ._bottleneck import bottleneck_distance, wasserstein_distance
-from ._diagram import PersistenceDiagram, as_diagram, log_diagram
+from ._diagram import diagram_batch, log_diagram
 from ._dilation_invariant import dilation_invariant_bottleneck
 from ._rules import HOMOLOGY_DIMENSIONS, as_dimensions
 from ._shift_invariant import shift_invariant_bottleneck
@@ -50,6 +51,7 @@ _METRICS = {
 _CONSTRAINTS = {
     "metric": [Options(*_METRICS)],
     "homology_dimensions": [None, HOMOLOGY_DIMENSIONS],
+    "order": [None, Interval("real", 1, math.inf, "both")],
     "log_scale": ["boolean"],
     "n_jobs": ["n_jobs"],
     "metric_params": [None, "dict"],
@@ -68,8 +70,7 @@ def _metric(metric, metric_params):
 
 
 def _as_diagrams(X, log_scale):
-    items, _ = split_batch(X, what="persistence diagram", single_types=(PersistenceDiagram,))
-    diagrams = [as_diagram(D) for D in items]
+    diagrams, _ = diagram_batch(X)
     if log_scale:
         diagrams = [log_diagram(D) for D in diagrams]
     return diagrams
@@ -103,6 +104,30 @@ def _distances(rows, cols, dims, func, params, n_jobs, symmetric):
     return out
 
 
+def _combine(out, order):
+    """The l^order norm of the distances over the dimensions (the last axis of ``out``).
+
+    None keeps the 3-D array; one dimension is returned as it is, whatever ``order`` (its norm
+    is the distance itself, which ``(d^p)^(1/p)`` would only round to).
+    """
+    if order is None:
+        return out if out.shape[2] > 1 else out[:, :, 0]
+    if out.shape[2] == 1:
+        return out[:, :, 0]
+    if order == math.inf:
+        return out.max(axis=2)
+    if order == 1:
+        return out.sum(axis=2)
+    # Scaled by the largest distance, so that d^p neither overflows (d = 1e200, p = 2) nor
+    # underflows; an infinite distance makes the norm infinite, a zero row stays zero.
+    top = out.max(axis=2)
+    finite = np.isfinite(top) & (top > 0)
+    norm = np.where(np.isinf(top), np.inf, 0.0)
+    scaled = out[finite] / top[finite][:, None]
+    norm[finite] = top[finite] * np.sum(scaled ** float(order), axis=1) ** (1.0 / float(order))
+    return norm
+
+
 def pairwise_distance(X, Y=None, metric="bottleneck", homology_dimensions=(0, 1),
                       log_scale=False, n_jobs=None, metric_params=None):
     """Distance matrices between two collections of diagrams, one per homology dimension.
@@ -115,14 +140,29 @@ def pairwise_distance(X, Y=None, metric="bottleneck", homology_dimensions=(0, 1)
     -------
     dict of int -> ndarray of shape (len(X), len(Y))
 
+    Notes
+    -----
+    The twin has no ``order``: it returns every dimension's matrix, keyed by dimension, which
+    is what :class:`PairwiseDistance` combines (its default ``order=2``: the square root of
+    the sum of the squared matrices) into the one matrix a precomputed-metric estimator takes.
+    A matrix combined over the dimensions has no dimension to be keyed by.
+
     Examples
     --------
     >>> import numpy as np
-    >>> D1 = PersistenceDiagram({0: [[0, np.inf]], 1: [[1.0, 3.0]]})
-    >>> D2 = PersistenceDiagram({0: [[0, np.inf]], 1: [[1.0, 2.5]]})
-    >>> pairwise_distance([D1, D2])[1]
-    array([[0. , 0.5],
-           [0.5, 0. ]])
+    >>> from tdadp.topology import PersistenceDiagram
+    >>> D1 = PersistenceDiagram({0: [[0, 1.0]], 1: [[1.0, 3.0]]})
+    >>> D2 = PersistenceDiagram({0: [[0, 1.75]], 1: [[1.0, 4.0]]})
+    >>> out = pairwise_distance([D1, D2])
+    >>> out[0]
+    array([[0.  , 0.75],
+           [0.75, 0.  ]])
+    >>> out[1]
+    array([[0., 1.],
+           [1., 0.]])
+    >>> np.sqrt(out[0] ** 2 + out[1] ** 2)  # PairwiseDistance().fit_transform([D1, D2])
+    array([[0.  , 1.25],
+           [1.25, 0.  ]])
     """
     validate_params(_CONSTRAINTS, dict(metric=metric, homology_dimensions=homology_dimensions,
                                        log_scale=log_scale, n_jobs=n_jobs,
@@ -141,15 +181,19 @@ class PairwiseDistance(TableOutputMixin, ParamsMixin, TransformerMixin, BaseEsti
 
     ``fit`` stores the reference diagrams (one diagram or a sequence); ``transform`` returns
     the distances between the input diagrams (the samples: a sample is a whole diagram) and
-    the references, as an ndarray of shape ``(n_samples, n_fitted)`` when one homology
-    dimension is compared, ``(n_samples, n_fitted, n_dims)`` otherwise, the last axis in the
-    order of :attr:`homology_dimensions_`. ``fit_transform`` gives the symmetric matrix of the
-    fitted diagrams among themselves. So a Pipeline can end in any scikit-learn estimator
-    with a precomputed metric (``KNeighborsClassifier(metric="precomputed")``,
+    the references, as an ndarray of shape ``(n_samples, n_fitted)``: with several homology
+    dimensions, entry ``(i, j)`` is the l^``order`` norm of the per-dimension distances
+    (``order=2``: the square root of the sum of their squares), as giotto-tda's
+    ``PairwiseDistance`` combines them [2]_; ``order=None`` keeps them apart instead, as an
+    array of shape ``(n_samples, n_fitted, n_dims)``, the last axis in the order of
+    :attr:`homology_dimensions_`. ``fit_transform`` gives the symmetric matrix of the fitted
+    diagrams among themselves. So a Pipeline can end in any scikit-learn estimator with a
+    precomputed metric (``KNeighborsClassifier(metric="precomputed")``,
     ``AgglomerativeClustering(metric="precomputed")``, ``MDS(dissimilarity="precomputed")``)
     and run under ``cross_val_score``, which fits on the training diagrams and transforms
     the test diagrams into their (n_test, n_train) distances. The function
-    :func:`pairwise_distance` returns the same matrices as a dict keyed by dimension.
+    :func:`pairwise_distance` returns the per-dimension matrices as a dict keyed by
+    dimension.
 
     Distances may be ``inf`` (diagrams with different numbers of essential classes in a
     dimension, typically H0 of clouds computed with different ``max_edge_length``);
@@ -166,6 +210,11 @@ class PairwiseDistance(TableOutputMixin, ParamsMixin, TransformerMixin, BaseEsti
     homology_dimensions : int, sequence of int or None, default=(0, 1)
         Dimensions compared; None takes every dimension of the fitted diagrams. A dimension
         missing from a diagram counts as empty.
+    order : float >= 1, inf or None, default=2
+        How the distances of several dimensions make one: their l^order norm (1: the sum,
+        inf: the largest). None: no combination, a 3-D output. With one dimension compared
+        the output is that dimension's matrix whatever ``order``. (Not the ``order`` of the
+        Wasserstein distance, which is a key of ``metric_params``.)
     log_scale : bool, default=False
         Compare :func:`log_diagram` of the diagrams (so that, with the shift-invariant metric,
         changes of units do not count).
@@ -185,11 +234,12 @@ class PairwiseDistance(TableOutputMixin, ParamsMixin, TransformerMixin, BaseEsti
     Notes
     -----
     ``set_output(transform="pandas")`` (or scikit-learn's global ``transform_output``)
-    makes the output of one compared dimension a DataFrame with one column per fitted
-    diagram (:meth:`get_feature_names_out`). Several dimensions give a 3-D array, which no
-    DataFrame holds: with pandas output configured, ``transform`` then raises a
-    ``ValueError`` rather than return something else; compare one dimension per
-    ``PairwiseDistance`` instead.
+    makes the 2-D output a DataFrame with one column per fitted diagram
+    (:meth:`get_feature_names_out`). The diagrams may come in their DataFrame form
+    (:meth:`PersistenceDiagram.to_frame`, what :class:`PersistentHomology` returns with
+    pandas output). A 3-D output (``order=None`` with several dimensions) is no table: with
+    pandas output configured, ``transform`` then raises a ``ValueError`` rather than return
+    something else.
 
     References
     ----------
@@ -201,20 +251,28 @@ class PairwiseDistance(TableOutputMixin, ParamsMixin, TransformerMixin, BaseEsti
     Examples
     --------
     >>> import numpy as np
-    >>> D1 = PersistenceDiagram({0: [[0, np.inf]], 1: [[1.0, 3.0]]})
-    >>> D2 = PersistenceDiagram({0: [[0, np.inf]], 1: [[1.0, 2.5]]})
+    >>> from tdadp.topology import PersistenceDiagram
+    >>> D1 = PersistenceDiagram({0: [[0, 1.0]], 1: [[1.0, 3.0]]})
+    >>> D2 = PersistenceDiagram({0: [[0, 1.75]], 1: [[1.0, 4.0]]})
     >>> PairwiseDistance(homology_dimensions=1).fit([D1, D2]).transform(D1)
-    array([[0. , 0.5]])
-    >>> PairwiseDistance().fit_transform([D1, D2]).shape  # H0 and H1 on the last axis
+    array([[0., 1.]])
+    >>> PairwiseDistance().fit_transform([D1, D2])  # sqrt(0.75^2 + 1^2): H0 and H1
+    array([[0.  , 1.25],
+           [1.25, 0.  ]])
+    >>> PairwiseDistance(order=np.inf).fit_transform([D1, D2])  # the larger, H1's
+    array([[0., 1.],
+           [1., 0.]])
+    >>> PairwiseDistance(order=None).fit_transform([D1, D2]).shape  # H0, H1 on the last axis
     (2, 2, 2)
     """
 
     _parameter_constraints = _CONSTRAINTS
 
-    def __init__(self, metric="bottleneck", homology_dimensions=(0, 1), log_scale=False,
-                 n_jobs=None, metric_params=None):
+    def __init__(self, metric="bottleneck", homology_dimensions=(0, 1), order=2,
+                 log_scale=False, n_jobs=None, metric_params=None):
         self.metric = metric
         self.homology_dimensions = homology_dimensions
+        self.order = order
         self.log_scale = log_scale
         self.n_jobs = n_jobs
         self.metric_params = metric_params
@@ -224,7 +282,7 @@ class PairwiseDistance(TableOutputMixin, ParamsMixin, TransformerMixin, BaseEsti
 
         Parameters
         ----------
-        X : PersistenceDiagram or sequence of PersistenceDiagram
+        X : PersistenceDiagram (or its DataFrame form) or a sequence of them
         y : ignored
 
         Returns
@@ -242,12 +300,13 @@ class PairwiseDistance(TableOutputMixin, ParamsMixin, TransformerMixin, BaseEsti
 
         Parameters
         ----------
-        X : PersistenceDiagram or sequence of PersistenceDiagram
+        X : PersistenceDiagram (or its DataFrame form) or a sequence of them
 
         Returns
         -------
-        ndarray of shape (n_samples, n_fitted) or (n_samples, n_fitted, n_dims)
-            A DataFrame for one dimension with pandas output.
+        ndarray of shape (n_samples, n_fitted), or (n_samples, n_fitted, n_dims)
+            The second for ``order=None`` with several dimensions; the first is a DataFrame
+            with pandas output.
         """
         check_is_fitted(self, "diagrams_")
         self._check_output()
@@ -259,12 +318,13 @@ class PairwiseDistance(TableOutputMixin, ParamsMixin, TransformerMixin, BaseEsti
 
         Parameters
         ----------
-        X : PersistenceDiagram or sequence of PersistenceDiagram
+        X : PersistenceDiagram (or its DataFrame form) or a sequence of them
         y : ignored
 
         Returns
         -------
-        ndarray of shape (n_samples, n_samples) or (n_samples, n_samples, n_dims)
+        ndarray of shape (n_samples, n_samples), or (n_samples, n_samples, n_dims)
+            As for :meth:`transform`.
         """
         self.fit(X)
         self._check_output()
@@ -285,19 +345,25 @@ class PairwiseDistance(TableOutputMixin, ParamsMixin, TransformerMixin, BaseEsti
         Raises
         ------
         ValueError
-            When several homology dimensions are compared (a 3-D output has no columns).
+            When the output is 3-D (``order=None`` with several dimensions): it has no
+            columns.
         """
         check_is_fitted(self, "diagrams_")
         self._check_table()
         return self._names(len(self.diagrams_))
 
+    def _order(self):
+        # Checked again here: set_params after fit changes it without a new fit.
+        return check_param(self.order, _CONSTRAINTS["order"], "order", type(self).__name__)
+
     def _check_table(self):
-        if len(self.homology_dimensions_) != 1:
+        if self._order() is None and len(self.homology_dimensions_) != 1:
             raise ValueError(
-                f"{type(self).__name__} compares the homology dimensions "
-                f"{self.homology_dimensions_}: its output is a 3-D array (n_samples, "
+                f"{type(self).__name__}(order=None) keeps the homology dimensions "
+                f"{self.homology_dimensions_} apart: its output is a 3-D array (n_samples, "
                 "n_fitted, n_dims), which has no columns to name or put in a DataFrame. "
-                "Compare one dimension (homology_dimensions=k) for table output.")
+                "Combine them into one matrix with order (the default, order=2) or compare "
+                "one dimension (homology_dimensions=k) for table output.")
 
     def _check_output(self):
         if self._output_kind() == "pandas":
@@ -307,6 +373,5 @@ class PairwiseDistance(TableOutputMixin, ParamsMixin, TransformerMixin, BaseEsti
         func, params = _metric(self.metric, self.metric_params)
         out = _distances(rows, self.diagrams_, self.homology_dimensions_, func, params,
                          self.n_jobs, symmetric)
-        if len(self.homology_dimensions_) == 1:
-            return self._wrap_table(out[:, :, 0])
-        return out
+        out = _combine(out, self._order())
+        return self._wrap_table(out) if out.ndim == 2 else out

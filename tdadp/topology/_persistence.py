@@ -33,7 +33,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 
 from ..utils._batch import join_batch, map_items, split_batch
 from ..utils._memory import check_memory
-from ..utils._output import ContainerOutputMixin
+from ..utils._output import ItemOutputMixin
 from ..utils._params import Interval, Options, ParamsMixin, Rule, check_param, validate_params
 from ._diagram import PersistenceDiagram
 from ._parts import normalizing_exponent
@@ -304,7 +304,7 @@ def persistence_diagram(X, complex="auto", homology_dimensions=(0, 1), max_edge_
     return join_batch(out, single)
 
 
-class PersistentHomology(ContainerOutputMixin, ParamsMixin, TransformerMixin, BaseEstimator,
+class PersistentHomology(ItemOutputMixin, ParamsMixin, TransformerMixin, BaseEstimator,
                          auto_wrap_output_keys=None):
     """Persistence diagrams of point clouds (alpha via gudhi, Rips via ripser).
 
@@ -360,9 +360,14 @@ class PersistentHomology(ContainerOutputMixin, ParamsMixin, TransformerMixin, Ba
 
     Notes
     -----
-    ``set_output`` is accepted (so that ``Pipeline.set_output(transform="pandas")`` reaches
-    the stages after this one, e.g. :class:`PairwiseDistance` comparing one dimension) and
-    leaves diagrams as they are: a diagram is not a table.
+    ``set_output(transform="pandas")`` (or scikit-learn's global ``transform_output``) makes
+    each diagram its DataFrame form (:meth:`PersistenceDiagram.to_frame`): one row per
+    point, columns ``dimension, birth, death`` as giotto-tda lays diagrams out, and
+    ``attrs["homology_dimensions"]`` listing every computed dimension, empty ones included;
+    a batch gives a list of DataFrames. Every diagram consumer (:class:`PairwiseDistance`,
+    the distances, the plots) reads such a DataFrame back as the diagram, so
+    ``Pipeline.set_output(transform="pandas")`` runs through this stage to a DataFrame of
+    distances. A point cloud may be a DataFrame too (the embedding's pandas output).
 
     References
     ----------
@@ -428,12 +433,18 @@ class PersistentHomology(ContainerOutputMixin, ParamsMixin, TransformerMixin, Ba
         Returns
         -------
         PersistenceDiagram or list of PersistenceDiagram
+            DataFrames with pandas output (see the Notes).
         """
-        return persistence_diagram(X, complex=self.complex,
-                                   homology_dimensions=self.homology_dimensions,
-                                   max_edge_length=self.max_edge_length,
-                                   alpha_scale=self.alpha_scale, coeff=self.coeff,
-                                   max_memory=self.max_memory, n_jobs=self.n_jobs)
+        pandas = self._output_kind() == "pandas"  # a bad setting fails before the work
+        out = persistence_diagram(X, complex=self.complex,
+                                  homology_dimensions=self.homology_dimensions,
+                                  max_edge_length=self.max_edge_length,
+                                  alpha_scale=self.alpha_scale, coeff=self.coeff,
+                                  max_memory=self.max_memory, n_jobs=self.n_jobs)
+        if not pandas:
+            return out
+        return out.to_frame() if isinstance(out, PersistenceDiagram) else [
+            D.to_frame() for D in out]
 
     def fit_transform(self, X, y=None, **fit_params):
         """Validate, then return the diagram of each cloud (see :meth:`transform`)."""

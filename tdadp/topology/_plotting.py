@@ -61,7 +61,7 @@ def plot_diagram(D, ax=None, homology_dimensions=None, style="matplotlib", title
 
     Parameters
     ----------
-    D : PersistenceDiagram or (k, 2) array_like
+    D : PersistenceDiagram, its DataFrame form or (k, 2) array_like
     ax : matplotlib Axes, optional
         Drawn into a new figure by default.
     homology_dimensions : sequence of int, optional
@@ -117,7 +117,7 @@ def plot_matching(D1, D2, matching=None, homology_dimension=None, shift=0.0, ax=
 
     Parameters
     ----------
-    D1, D2 : PersistenceDiagram or (k, 2) array_like
+    D1, D2 : PersistenceDiagram, its DataFrame form or (k, 2) array_like
     matching : (m, 2) int array, optional
         Row-index pairs, -1 for the diagonal, as returned by
         ``bottleneck_distance(..., matching=True)``; computed when omitted.

@@ -459,7 +459,7 @@ def shift_invariant_bottleneck(D1, D2, tol=None, method="auto", homology_dimensi
 
     Parameters
     ----------
-    D1, D2 : PersistenceDiagram or (k, 2) array_like
+    D1, D2 : PersistenceDiagram, its DataFrame form or (k, 2) array_like
         Diagrams (births may be -inf, deaths inf).
     tol : float, optional
         Certified method: stop when ``upper - lower <= tol`` (a finite number >= 0). Default:

@@ -1,30 +1,56 @@
-"""``set_output`` for stages whose output for one item is a 2-D table.
+"""``set_output`` for stages that return one item per sample: tables, graphs, diagrams.
 
 scikit-learn's own ``set_output`` wraps ``transform`` to return one DataFrame for the whole
-output; a tdadp stage returns one table *per item* (a list for a batch), and the rows of a
-graph's table are its nodes, whose names the graph carries. So these stages opt out of
-scikit-learn's automatic wrapping (``auto_wrap_output_keys=None`` in the class statement)
-and use this mixin instead: ``set_output(transform="pandas")`` makes every item's table a
-``pandas.DataFrame`` with columns ``get_feature_names_out()`` and, when known, the node names
-as index. ``Pipeline.set_output`` and ``sklearn.set_config(transform_output="pandas")`` reach
-it the same way as scikit-learn's own transformers. pandas is needed only when asked for.
+output; a tdadp stage returns one item *per sample* (a list for a batch): a table whose rows
+are a graph's nodes, a graph, a persistence diagram. So these stages opt out of
+scikit-learn's automatic wrapping (``auto_wrap_output_keys=None`` in the class statement) and
+use :class:`ItemOutputMixin` instead: ``set_output(transform="pandas")`` makes every item a
+``pandas.DataFrame``, in the form its stage documents (a table with columns
+``get_feature_names_out()`` and the node names as index, :class:`TableOutputMixin`; a graph's
+adjacency indexed by its node names, :func:`tdadp.io.graph_frame`; a diagram's points,
+:meth:`tdadp.topology.PersistenceDiagram.to_frame`), and what the item carries besides goes
+in ``DataFrame.attrs``. ``Pipeline.set_output`` and
+``sklearn.set_config(transform_output="pandas")`` reach it the same way as scikit-learn's own
+transformers. pandas is needed only when asked for.
 """
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 from sklearn import get_config
 
-__all__ = ["TableOutputMixin", "ContainerOutputMixin", "OUTPUT_KINDS"]
+__all__ = ["ItemOutputMixin", "TableOutputMixin", "ContainerOutputMixin", "OUTPUT_KINDS",
+           "is_dataframe", "pandas_module"]
 
 OUTPUT_KINDS = ("default", "pandas")
 
 
-class TableOutputMixin:
-    """Per-item table output: ``set_output`` and ``_wrap_table``.
+def is_dataframe(X):
+    """Whether ``X`` is a pandas DataFrame, without importing pandas.
 
-    Subclasses define ``get_feature_names_out`` and call ``self._wrap_table(table, index,
-    attrs)`` on each item's output.
+    A DataFrame exists only once pandas is imported, so a missing module answers no.
+    """
+    pd = sys.modules.get("pandas")
+    return pd is not None and isinstance(X, pd.DataFrame)
+
+
+def pandas_module():
+    """The pandas module, or an ImportError saying how to get it (an optional dependency)."""
+    try:
+        import pandas as pd  # optional: imported only when pandas output is asked for
+    except ImportError as exc:  # pragma: no cover - pandas is installed in the tests
+        raise ImportError("set_output(transform='pandas') needs pandas: pip install "
+                          "pandas.") from exc
+    return pd
+
+
+class ItemOutputMixin:
+    """``set_output`` and the configured output kind of a stage returning one item per sample.
+
+    Subclasses call ``self._output_kind()`` ("default" or "pandas") and convert each item
+    themselves, into the DataFrame form they document.
     """
 
     def set_output(self, *, transform=None):
@@ -33,9 +59,8 @@ class TableOutputMixin:
         Parameters
         ----------
         transform : {"default", "pandas"} or None
-            "pandas": each item's table as a DataFrame (columns ``get_feature_names_out()``,
-            index the node names when the graph carries them); "default": numpy arrays;
-            None: leave the setting unchanged.
+            "pandas": each item as a DataFrame (the form the stage documents); "default": the
+            stage's own containers; None: leave the setting unchanged.
 
         Returns
         -------
@@ -51,13 +76,27 @@ class TableOutputMixin:
         return self
 
     def _output_kind(self):
+        """"default" or "pandas": the stage's setting, else scikit-learn's global one.
+
+        "pandas" is returned only once pandas imports, so a stage can ask before any work.
+        """
         kind = getattr(self, "_sklearn_output_config", {}).get("transform")
-        if kind is None or kind == "default":
+        if kind is None:  # as scikit-learn: an explicit setting, "default" too, wins
             kind = get_config().get("transform_output", "default")
         if kind not in OUTPUT_KINDS:
             raise ValueError(f"transform_output={kind!r} is not supported by "
                              f"{type(self).__name__}; use one of {OUTPUT_KINDS}.")
+        if kind == "pandas":
+            pandas_module()
         return kind
+
+
+class TableOutputMixin(ItemOutputMixin):
+    """Per-item table output: ``set_output`` and ``_wrap_table``.
+
+    Subclasses define ``get_feature_names_out`` and call ``self._wrap_table(table, index,
+    attrs)`` on each item's output.
+    """
 
     def _names(self, count):
         """scikit-learn's naming of generated columns: the class name, lower case, numbered."""
@@ -72,11 +111,7 @@ class TableOutputMixin:
         """
         if self._output_kind() == "default":
             return table
-        try:
-            import pandas as pd  # optional: only needed for pandas output
-        except ImportError as exc:  # pragma: no cover - pandas is installed in the tests
-            raise ImportError("set_output(transform='pandas') needs pandas: pip install "
-                              "pandas.") from exc
+        pd = pandas_module()
         if columns is None:
             columns = self.get_feature_names_out()
         frame = pd.DataFrame(np.asarray(table), columns=columns,
@@ -87,21 +122,22 @@ class TableOutputMixin:
 
 
 class ContainerOutputMixin:
-    """``set_output`` for stages whose output is not a table (a graph, a diagram).
+    """``set_output`` of :class:`~tdadp.graphs.GRDPG`, whose graphs have no pandas form yet.
 
-    ``Pipeline.set_output(transform="pandas")`` asks every step; a graph or a persistence
-    diagram has no DataFrame form, so these stages accept the setting and keep their output's
-    container (a graph stays the array or sparse matrix it was, with what it carries), and the
-    table stages after them honour it.
+    The graph stages of :mod:`tdadp.release` and :class:`~tdadp.topology.PersistentHomology`
+    give their items a DataFrame form (:class:`ItemOutputMixin`). ``GRDPG`` still returns
+    its graphs in their own containers under every setting: its ``set_output`` only checks
+    the setting, so that ``Pipeline.set_output`` (which calls every step's) reaches the
+    stages after it.
     """
 
     def set_output(self, *, transform=None):
-        """Accept the output setting of a Pipeline; the output's container is kept.
+        """Check the output setting of a Pipeline; the graphs keep their containers.
 
         Parameters
         ----------
         transform : {"default", "pandas"} or None
-            Checked, then without effect: this stage's output is not a table.
+            Checked; the output is a graph in its own container under either.
 
         Returns
         -------

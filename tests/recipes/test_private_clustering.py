@@ -127,3 +127,14 @@ def test_bad_requests_are_refused_before_anything_is_released(polbooks):
     tiny.add_edge(0, 1)
     with pytest.raises(ValueError, match="more than the 2 node"):
         PrivateClustering(epsilon=np.inf, n_clusters=3, clusterer="kmeans").fit(tiny)
+
+
+def test_global_pandas_output_keeps_the_release_a_graph(polbooks):
+    pytest.importorskip("pandas")
+    from sklearn import config_context
+
+    with config_context(transform_output="pandas"):
+        model = PrivateClustering(epsilon=4.0, n_clusters=3, clusterer="kmeans",
+                                  random_state=0).fit(polbooks)
+    assert graph_nodes(model.release_) == list(polbooks)
+    assert list(model.embedding_.index) == list(polbooks)

@@ -35,9 +35,10 @@ def diagrams(seed, n=4):
                                           ("wasserstein", wasserstein_distance)])
 def test_matrices_match_the_functions(metric, func):
     Ds = diagrams(0)
-    est = PairwiseDistance(metric=metric).fit(Ds)
+    est = PairwiseDistance(metric=metric, order=None).fit(Ds)
     out = est.transform(Ds[:2])
-    # (n_samples, n_fitted, n_dims), the last axis in the order of homology_dimensions_
+    # order=None: (n_samples, n_fitted, n_dims), the last axis in the order of
+    # homology_dimensions_
     assert out.shape == (2, 4, 2) and est.homology_dimensions_ == (0, 1)
     for a, k in enumerate(est.homology_dimensions_):
         for i in range(2):
@@ -121,7 +122,8 @@ def test_pipeline_from_latent_sampler():
                          GRDPG(random_state=1), EdgeFlip(1.0, random_state=2),
                          AdjacencySpectralEmbedding(n_components=3),
                          PersistentHomology(),
-                         PairwiseDistance(metric="shift_invariant_bottleneck", log_scale=True))
+                         PairwiseDistance(metric="shift_invariant_bottleneck", log_scale=True,
+                                          order=None))
     out = pipe.fit_transform(3)[..., 1]  # H1, the second of homology_dimensions_ (0, 1)
     assert out.shape == (3, 3) and np.allclose(out, out.T)
     assert np.all(np.isfinite(out)) and np.all(out[~np.eye(3, dtype=bool)] > 0)

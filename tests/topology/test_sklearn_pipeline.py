@@ -77,10 +77,10 @@ def test_fit_transform_feeds_mds_and_agglomerative_clustering():
     assert Z.shape == (12, 2) and np.isfinite(Z).all()
 
 
-def test_several_dimensions_stack_on_the_last_axis():
+def test_order_none_stacks_several_dimensions_on_the_last_axis():
     clouds, _ = circles_and_blobs(n_clouds=4)
     diagrams = PersistentHomology(complex="alpha").fit_transform(clouds)
-    est = PairwiseDistance(homology_dimensions=(1, 0))
+    est = PairwiseDistance(homology_dimensions=(1, 0), order=None)
     out = est.fit(diagrams).transform(diagrams[:3])
     assert est.homology_dimensions_ == (0, 1)
     assert out.shape == (3, 4, 2)
@@ -101,7 +101,8 @@ def test_pandas_output_for_one_dimension_names_the_fitted_diagrams():
     assert list(est.get_feature_names_out()) == list(out.columns)
     np.testing.assert_array_equal(out.to_numpy(), PairwiseDistance(homology_dimensions=1)
                                   .fit(diagrams).transform(diagrams[:2]))
-    # Pipeline.set_output reaches it through PersistentHomology, whose diagrams stay diagrams
+    # Pipeline.set_output reaches it through PersistentHomology, whose diagrams become
+    # DataFrames that PairwiseDistance reads back as diagrams
     pipe = make_pipeline(PersistentHomology(complex="alpha", homology_dimensions=1),
                          PairwiseDistance(homology_dimensions=1)).set_output(transform="pandas")
     assert isinstance(pipe.fit_transform(clouds), pd.DataFrame)
@@ -112,16 +113,20 @@ def test_pandas_output_for_one_dimension_names_the_fitted_diagrams():
                           pd.DataFrame)
 
 
-def test_pandas_output_of_several_dimensions_is_refused_clearly():
+def test_pandas_output_of_the_3d_array_is_refused_clearly():
     clouds, _ = circles_and_blobs(n_clouds=4)
     diagrams = PersistentHomology(complex="alpha").fit_transform(clouds)
-    est = PairwiseDistance().set_output(transform="pandas")
+    est = PairwiseDistance(order=None).set_output(transform="pandas")
     with pytest.raises(ValueError, match="3-D array"):
         est.fit_transform(diagrams)
     est.set_output(transform="default")
     est.fit(diagrams)
     with pytest.raises(ValueError, match="homology_dimensions=k"):
         est.get_feature_names_out()
+    fresh = PairwiseDistance(order=None).fit(diagrams)
     with config_context(transform_output="pandas"), pytest.raises(ValueError, match="3-D"):
-        est.transform(diagrams)
-    assert est.transform(diagrams).shape == (4, 4, 2)  # the default output is unchanged
+        fresh.transform(diagrams)
+    # As in scikit-learn, an explicit setting ("default" too) wins over the global one.
+    with config_context(transform_output="pandas"):
+        assert est.transform(diagrams).shape == (4, 4, 2)
+    assert fresh.transform(diagrams).shape == (4, 4, 2)  # the default output is unchanged
