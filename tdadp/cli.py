@@ -3,7 +3,8 @@ paper's experiments.
 
     tdadp --version
     tdadp release GRAPH --epsilon E --out RELEASE.csv [--mechanism edgeflip|laplaceflip]
-                        [--nodes NODES.csv] [--seed S] [--overwrite]
+                        [--nodes NODES.csv] [--directed refuse|symmetrize|mutual]
+                        [--seed S] [--overwrite]
     tdadp embed RELEASE.csv --out EMBEDDING.csv [--n-components D] [--overwrite]
     tdadp cluster RELEASE.csv --out LABELS.csv [--n-clusters K] [--n-components D]
                   [--overwrite]
@@ -21,7 +22,10 @@ The analyst's commands (``release``, ``embed``, ``cluster``) check their files a
 first, the same way: a missing or unreadable input, an epsilon that is not a positive finite
 number, an ``--out`` that exists (without ``--overwrite``) or a count that is not a positive
 integer ends with one line and exit code 2, and so does an input file that does not read (a
-bad edge list, a damaged release). Progress goes to stderr; results go to the ``--out`` files.
+bad edge list, a damaged release). A directed edge list (some links given both ways, others
+one way) is such a file unless ``--directed`` chooses its undirected graph, as
+:func:`tdadp.read_edgelist` refuses it unless ``directed=`` does. Progress goes to stderr;
+results go to the ``--out`` files.
 """
 
 from __future__ import annotations
@@ -52,7 +56,7 @@ from .experiments import (
 )
 from .graphs import PackedAdjacency, graph_guarantee, graph_nodes, tag_graph
 from .io import load_packed, load_release, read_edgelist, save_release, sidecar_path
-from .io._edgelist import strip_comment
+from .io._edgelist import DIRECTED_POLICIES, DirectedEdgesError, strip_comment
 from .release import EdgeFlip, LaplaceFlip
 
 _MECHANISMS = {"edgeflip": EdgeFlip, "laplaceflip": LaplaceFlip}
@@ -139,6 +143,10 @@ def _add_analyst_commands(sub):
     rel.add_argument("--nodes", metavar="NODES.csv",
                      help="every node's name, one a line or in a column 'node': adds the "
                      "isolated nodes an edge list cannot show")
+    rel.add_argument("--directed", choices=DIRECTED_POLICIES, metavar="HOW",
+                     help="a directed edge list (some links given both ways, others one way) "
+                     "is refused; 'symmetrize': an edge wherever either direction is given, "
+                     "'mutual': only where both are (default 'refuse')")
     rel.add_argument("--comments", default="#", metavar="MARKER",
                      help="comment marker of GRAPH and NODES.csv, outside double quotes "
                      "(default '#'; 'none': no comments, for names holding '#')")
@@ -336,17 +344,26 @@ def _release(args):
     packed = _is_packed(src)
     if packed and args.nodes is not None:
         raise _InputError("--nodes is for an edge list: a packed file lists every node")
+    if packed and args.directed is not None:
+        raise _InputError("--directed is for an edge list: a packed file is undirected")
     try:
         _say(f"reading {src}")
         if packed:
             A = load_packed(src)
         else:
             comments = None if args.comments.lower() == "none" else args.comments
-            A, nodes = read_edgelist(src, return_nodes=True, comments=comments)
+            A, nodes = read_edgelist(src, return_nodes=True, comments=comments,
+                                     directed=args.directed or "refuse")
             if args.nodes is not None:
                 # The nodes file is read by the edge list's comment rule: a name cut at '#'
                 # in one file and whole in the other would become two nodes.
                 A = _with_isolated_nodes(A, nodes, _read_node_names(inputs[1], comments))
+    except DirectedEdgesError as exc:
+        # read_edgelist words the fix as its keyword; here it is the option
+        raise _InputError(f"{src}: the edge list looks directed: {exc.reciprocated} pair(s) "
+                          f"of nodes are linked both ways, {exc.one_way} one way only; pass "
+                          "--directed symmetrize (an edge wherever either direction is "
+                          "given) or --directed mutual (only where both are)") from None
     except (ValueError, OSError) as exc:
         text = _one_line(exc)
         named = any(text.startswith(str(q)) for q in inputs)
@@ -357,9 +374,12 @@ def _release(args):
         random_state = args.seed
         _say(f"warning: --seed {args.seed} makes the release reproducible, so it is NOT "
              "private against whoever knows the seed; omit --seed for a real release")
+    # A packed release goes block by block: its progress bar, on a terminal only (a log
+    # file or a pipe gets the one-line summaries).
     mechanism = _MECHANISMS[args.mechanism](
         args.epsilon, random_state=random_state,
-        output="packed" if out.suffix.lower() == ".tdadp" else "sparse")
+        output="packed" if out.suffix.lower() == ".tdadp" else "sparse",
+        verbose=sys.stderr.isatty())
     _say(f"releasing {A.shape[0]} nodes with {type(mechanism).__name__} at "
          f"eps={args.epsilon:g}")
     B = mechanism.fit_transform(A)

@@ -69,6 +69,7 @@ from ..utils._random import OSRandom, item_streams, stage_tag
 from ._mcmc import run_exchange, run_population
 from ._moves import PSEUDO_KAPPA, ChainConfig, ChainState, pseudo_posterior
 from ._posterior import ERGMPosterior
+from ._progress import Progress
 from ._sampler import (
     BYTES_PER_DYAD,
     ERGMChain,
@@ -196,6 +197,7 @@ _CONSTRAINTS = {
     "theta_proposal": [Options(*THETA_PROPOSALS)],
     "random_state": ["secure_random_state"],
     "n_jobs": ["n_jobs"],
+    "verbose": ["boolean"],
 }
 
 #: method="population" moves each chain along the difference of two others.
@@ -322,7 +324,8 @@ def bayes_ergm(statistics, *, graph=None, observation=None, n_nodes=None, labels
                max_degree=None, method="exchange", n_iter=4000, burn_in=2000, n_chains=None,
                aux_steps=None, latent_steps=None, latent_burn_in=None, prior_mean=None,
                prior_cov=None, proposal_cov=None, gamma=None, adapt=True, joint_moves=True,
-               theta_proposal="auto", theta0=None, random_state=None, n_jobs=None):
+               theta_proposal="auto", theta0=None, random_state=None, n_jobs=None,
+               verbose=False):
     """Posterior draws of an ERGM's parameters given a graph, or given a private release of it.
 
     Give exactly one of ``graph`` (the observed network: the exchange algorithm of Caimo and
@@ -422,6 +425,10 @@ def bayes_ergm(statistics, *, graph=None, observation=None, n_nodes=None, labels
         bits of the operating system's CSPRNG (never reproducible).
     n_jobs : int, optional
         Threads running the independent chains of "exchange" (results do not depend on it).
+    verbose : bool, default=False
+        Show progress bars (tqdm, on stderr): the MH steps of the latent burn-in (private
+        inference), then the iterations of all chains (burn-in and kept). They draw nothing:
+        the posterior is the same either way.
 
     Returns
     -------
@@ -504,10 +511,13 @@ def bayes_ergm(statistics, *, graph=None, observation=None, n_nodes=None, labels
     if private:
         theta_burn = _density_guess(observation, terms, n) if theta0 is None else theta0
         latents = []
-        for rng in streams:
-            chain = base.copy()
-            chain.run(theta_burn, latent_burn_in, rng)
-            latents.append(chain)
+        with Progress(verbose, H * latent_burn_in, "bayes_ergm latent burn-in",
+                      "step") as progress:
+            for rng in streams:
+                chain = base.copy()
+                chain.run(theta_burn, latent_burn_in, rng,
+                          progress=progress if verbose else None)
+                latents.append(chain)
     else:
         latents = [base] * H          # read only: every auxiliary draw starts from it
     mode, approx_cov = pseudo_posterior(latents[0], prior_mean, prior_prec)
@@ -518,17 +528,21 @@ def bayes_ergm(statistics, *, graph=None, observation=None, n_nodes=None, labels
         theta = start.copy() if H == 1 else start + approx_chol @ rng.standard_normal(p)
         states.append(ChainState(cfg, rng, theta, latents[h], latents[h].copy(observation=None)))
 
-    if method == "exchange":
-        sigma, lam = (proposal_cov, 1.0) if proposal_cov is not None else \
-            (approx_cov, 2.38 ** 2 / p)
-        runs = map_items(lambda st: run_exchange(cfg, st, sigma, lam), states, None, n_jobs)
-        chains = np.stack([r[0] for r in runs])
-        latent_stats = np.stack([r[1] for r in runs]) if private else None
-        used_cov = np.stack([r[2] for r in runs])
-    else:
-        jitter = DEFAULT_JITTER_VARIANCE * np.eye(p) if proposal_cov is None else proposal_cov
-        chains, latent_stats = run_population(cfg, states, gamma, np.linalg.cholesky(jitter))
-        used_cov = np.repeat(jitter[None], H, axis=0)
+    with Progress(verbose, H * (burn_in + n_iter), f"bayes_ergm {method}", "it") as progress:
+        if method == "exchange":
+            sigma, lam = (proposal_cov, 1.0) if proposal_cov is not None else \
+                (approx_cov, 2.38 ** 2 / p)
+            runs = map_items(lambda st: run_exchange(cfg, st, sigma, lam, progress), states,
+                             None, n_jobs)
+            chains = np.stack([r[0] for r in runs])
+            latent_stats = np.stack([r[1] for r in runs]) if private else None
+            used_cov = np.stack([r[2] for r in runs])
+        else:
+            jitter = (DEFAULT_JITTER_VARIANCE * np.eye(p) if proposal_cov is None
+                      else proposal_cov)
+            chains, latent_stats = run_population(cfg, states, gamma,
+                                                  np.linalg.cholesky(jitter), progress)
+            used_cov = np.repeat(jitter[None], H, axis=0)
 
     acceptance = np.array([st.accepted / n_iter for st in states])
     latent_acc = (np.array([st.latent_accepted / (n_iter * latent_steps) for st in states])

@@ -305,11 +305,13 @@ def run_chain(adj, deg, L, use_L, nbr, pos, elist, eid, ne, hist, stats, labels,
     degree histogram at ``smooth_k``, ``smooth_beta``, divided by alpha in ``obs_sens``),
     OBS_FLIP (``flip_z`` an edgeFlip release, log-odds ``log((1 - pi) / pi)``).
     Every ``thin`` steps the statistics are written to the next row of ``trace`` (when
-    ``thin > 0``).
+    ``thin > 0``). ``seed < 0`` continues the thread's generator where the last call on this
+    thread left it: a run cut into chunks (to report progress) draws what one call would.
     """
     # Compiled code cannot take a numpy Generator: numba keeps its own generator per thread,
     # seeded here from the caller's Generator, so a chain is reproducible from its stream.
-    np.random.seed(seed)  # noqa: NPY002
+    if seed >= 0:
+        np.random.seed(seed)  # noqa: NPY002
     n = adj.shape[0]
     n_dyads = n * (n - 1) / 2.0
     p = stats.shape[0]

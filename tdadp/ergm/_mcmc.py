@@ -5,7 +5,8 @@ latent): at each iteration the latent graph moves (a), then ``theta`` by a tuned
 or a pseudo-posterior independence proposal (b), then, with joint moves, ``(theta, x)``
 together (c). :func:`run_population` is Caimo and Friel's population exchange: the chains are
 updated in turn, each proposing along the difference of two others (adaptive direction
-sampling). The moves themselves are in :mod:`tdadp.ergm._moves`.
+sampling). The moves themselves are in :mod:`tdadp.ergm._moves`. Both report each chain's
+iteration to ``progress`` (a :class:`~tdadp.ergm._progress.Progress`, which draws nothing).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ def _record(cfg, st, k, draws, latent):
         latent[k] = st.latent.statistics
 
 
-def run_exchange(cfg, st, sigma, lam):
+def run_exchange(cfg, st, sigma, lam, progress):
     """A single exchange chain (Algorithm 2 when private); returns its draws."""
     p = cfg.p
     walk = cfg.kappa == 0
@@ -51,6 +52,7 @@ def run_exchange(cfg, st, sigma, lam):
         if keep:
             st.accepted += accepted
             _record(cfg, st, t - cfg.burn_in, draws, latent)
+        progress(1)
     # the covariance of (b)'s random walk, else of the joint move's, else the untuned start
     tuned = adapter or joint
     return draws, latent, lam * sigma if tuned is None else tuned.covariance
@@ -66,7 +68,7 @@ def _two_others(rng, H, h):
     return a, b
 
 
-def run_population(cfg, states, gamma, jitter_chol):
+def run_population(cfg, states, gamma, jitter_chol, progress):
     """Caimo and Friel's population exchange: chains updated in turn, each by ADS."""
     H, p = len(states), cfg.p
     draws = np.empty((H, cfg.n_iter, p))
@@ -90,4 +92,5 @@ def run_population(cfg, states, gamma, jitter_chol):
                 st.accepted += accepted
                 _record(cfg, st, t - cfg.burn_in, draws[h],
                         None if latent is None else latent[h])
+            progress(1)
     return draws, latent

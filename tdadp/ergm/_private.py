@@ -110,6 +110,9 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
         With ``epsilon=None`` the graph itself is used: the charge is epsilon = inf.
         :meth:`fit_release` (post-processing of a release) charges nothing. None: nothing
         is tracked.
+    verbose : bool, default=False
+        Show the progress bars of the fit (tqdm, on stderr; see :func:`bayes_ergm`), and of
+        an edgeFlip release. They draw nothing: the fit is the same either way.
 
     Attributes
     ----------
@@ -170,13 +173,14 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
         "random_state": ["secure_random_state"],
         "n_jobs": ["n_jobs"],
         "accountant": ACCOUNTANT_RULE,
+        "verbose": ["boolean"],
     }
 
     def __init__(self, statistics=("edges",), epsilon=None, level="edge", max_degree=None,
                  mechanism="restricted", labels=None, delta=1e-6, method="exchange",
                  n_iter=None, burn_in=None, aux_steps=None, latent_steps=None, n_chains=None,
                  joint_moves=True, prior_mean=None, prior_cov=None, random_state=None,
-                 n_jobs=None, accountant=None):
+                 n_jobs=None, accountant=None, verbose=False):
         self.statistics = statistics
         self.epsilon = epsilon
         self.level = level
@@ -196,6 +200,7 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.accountant = accountant
+        self.verbose = verbose
 
     def _check(self):
         self._validate_params()
@@ -229,7 +234,7 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
             terms_input, graph=graph, observation=observation,
             n_nodes=None if graph is not None else n, labels=labels, max_degree=max_degree,
             method=self.method, joint_moves=self.joint_moves, random_state=seed,
-            n_jobs=self.n_jobs, **options)
+            n_jobs=self.n_jobs, verbose=self.verbose, **options)
 
     def _store(self, posterior, release, guarantee, n):
         self.posterior_result_ = posterior
@@ -262,7 +267,7 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
     def _mechanism(self, labels):
         """The release mechanism (unfitted; seeded when it releases)."""
         if self.mechanism == "flip":
-            return EdgeFlip(epsilon=self.epsilon)
+            return EdgeFlip(epsilon=self.epsilon, verbose=self.verbose)
         return ERGMStatisticsRelease(
             statistics=self.statistics, epsilon=self.epsilon, level=self.level,
             max_degree=self.max_degree if self.mechanism == "restricted" else None,

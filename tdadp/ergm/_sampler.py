@@ -37,6 +37,7 @@ from ._kernels import (
     run_chain,
     smooth_factor,
 )
+from ._progress import Progress
 from ._terms import (
     MAX_COUNT,
     MAX_DEGREE_RULE,
@@ -60,6 +61,9 @@ __all__ = [
 
 _TAG = stage_tag("ERGM")
 BYTES_PER_DYAD = 17
+# MH steps a compiled call runs between two progress reports: a few milliseconds of work
+# against a call's few microseconds.
+_CHUNK_STEPS = 1 << 16
 
 
 def check_chain_memory(n):
@@ -372,7 +376,7 @@ class ERGMChain:
         m = int(other.ne[0])
         self.elist[:m] = other.elist[:m]
 
-    def run(self, theta, n_steps, rng, trace_every=0):
+    def run(self, theta, n_steps, rng, trace_every=0, progress=None):
         """Advance the chain by ``n_steps`` MH steps targeting ``exp(theta . s(x)) obs(x)``.
 
         Parameters
@@ -383,6 +387,11 @@ class ERGMChain:
             Seeds the compiled steps (one 31-bit draw a call).
         trace_every : int, default=0
             When positive, record the statistics every ``trace_every`` steps.
+        progress : callable, optional
+            Called with the number of steps done after each chunk of 65,536 steps (a
+            :class:`~tdadp.ergm._progress.Progress`). The chunks run one after another on
+            this thread and continue its compiled generator, seeded once: the chain is the
+            same as in one call.
 
         Returns
         -------
@@ -405,7 +414,23 @@ class ERGMChain:
         n_steps, thin = int(n_steps), int(trace_every)
         trace = np.zeros((n_steps // thin if thin > 0 else 0, p))
         seed = int(rng.integers(0, 2**31 - 1))
-        accepted = run_chain(
+        if progress is None:
+            accepted = self._steps(theta, n_steps, seed, thin, trace)
+        else:
+            # Chunks of whole trace intervals, so that each chunk's rows follow the last's.
+            chunk = _CHUNK_STEPS if thin == 0 else max(thin, _CHUNK_STEPS - _CHUNK_STEPS % thin)
+            accepted, row = 0, 0
+            for start in range(0, n_steps, chunk):
+                k = min(chunk, n_steps - start)
+                accepted += self._steps(theta, k, seed if start == 0 else -1, thin,
+                                        trace[row:])
+                row += k // thin if thin > 0 else 0
+                progress(k)
+        return (int(accepted), trace) if thin > 0 else int(accepted)
+
+    def _steps(self, theta, n_steps, seed, thin, trace):
+        """One compiled run (``seed < 0``: continue this thread's compiled generator)."""
+        return run_chain(
             self.adj, self.deg, self.L, self._use_L, self.nbr, self.pos, self.elist,
             self.eid, self.ne, self.hist, self.statistics, self._labels, self.terms.n_levels,
             self._codes, self._offsets, self._powers, self._omr, self._decays, theta, n_steps,
@@ -413,7 +438,6 @@ class ERGMChain:
             self.max_degree, self._obs_kind, self._obs_values, self._obs_scales,
             self._obs_sens, self._obs.max_degree, self._obs.beta, self._flip_z,
             self._flip_logodds, thin, trace)
-        return (int(accepted), trace) if thin > 0 else int(accepted)
 
 
 def _start_graph(start, n_nodes):
@@ -446,8 +470,17 @@ def _starts(X):
     return graph_batch(X)
 
 
+def _chain(statistics, n_nodes, labels, start, n_steps, max_degree):
+    """The chain of one draw and its number of steps (the parameters checked)."""
+    check_param(n_steps, [None, int_rule(0, MAX_COUNT)], "n_steps")
+    check_param(max_degree, [None, MAX_DEGREE_RULE], "max_degree")
+    A0 = _start_graph(start, n_nodes)
+    chain = ERGMChain(A0, statistics, labels=labels, max_degree=max_degree)
+    return chain, default_steps(chain.n_nodes) if n_steps is None else int(n_steps)
+
+
 def sample_ergm(statistics, theta, n_nodes=None, *, labels=None, start=None, n_steps=None,
-                max_degree=None, random_state=None):
+                max_degree=None, random_state=None, verbose=False):
     """Draw one graph from an ERGM by Metropolis-Hastings (TNT proposals).
 
     Parameters
@@ -471,6 +504,9 @@ def sample_ergm(statistics, theta, n_nodes=None, *, labels=None, start=None, n_s
     random_state : None, int, numpy.random.Generator, SeedSequence or "secure"
         "secure": the compiled chain is seeded from the operating system's CSPRNG (never
         reproducible).
+    verbose : bool, default=False
+        Show a progress bar of the MH steps (tqdm, on stderr). The draw is the same either
+        way.
 
     Returns
     -------
@@ -484,12 +520,10 @@ def sample_ergm(statistics, theta, n_nodes=None, *, labels=None, start=None, n_s
     ((30, 30), True)
     """
     rng = check_random_state(random_state, _TAG, allow_secure=True)
-    check_param(n_steps, [None, int_rule(0, MAX_COUNT)], "n_steps")
-    check_param(max_degree, [None, MAX_DEGREE_RULE], "max_degree")
-    A0 = _start_graph(start, n_nodes)
-    chain = ERGMChain(A0, statistics, labels=labels, max_degree=max_degree)
-    steps = default_steps(chain.n_nodes) if n_steps is None else n_steps
-    chain.run(theta, steps, rng)
+    check_param(verbose, ["boolean"], "verbose")
+    chain, steps = _chain(statistics, n_nodes, labels, start, n_steps, max_degree)
+    with Progress(verbose, steps, "sample_ergm", "step") as progress:
+        chain.run(theta, steps, rng, progress=progress if verbose else None)
     return chain.A
 
 
@@ -517,6 +551,9 @@ class ERGM(ParamsMixin, TransformerMixin, BaseEstimator):
         chain from the operating system's CSPRNG.
     n_jobs : int, optional
         Chains run in parallel (threads); results do not depend on it.
+    verbose : bool, default=False
+        Show one progress bar of the MH steps of the whole batch (tqdm, on stderr). The
+        draws are the same either way.
 
     See Also
     --------
@@ -546,10 +583,11 @@ class ERGM(ParamsMixin, TransformerMixin, BaseEstimator):
         "max_degree": [None, MAX_DEGREE_RULE],
         "random_state": ["secure_random_state"],
         "n_jobs": ["n_jobs"],
+        "verbose": ["boolean"],
     }
 
     def __init__(self, statistics=("edges",), theta=(0.0,), labels=None, n_steps=None,
-                 max_degree=None, random_state=None, n_jobs=None):
+                 max_degree=None, random_state=None, n_jobs=None, verbose=False):
         self.statistics = statistics
         self.theta = theta
         self.labels = labels
@@ -557,6 +595,7 @@ class ERGM(ParamsMixin, TransformerMixin, BaseEstimator):
         self.max_degree = max_degree
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.verbose = verbose
 
     def fit(self, X=None, y=None):
         """Validate the parameters (a sampler has nothing to learn)."""
@@ -582,14 +621,19 @@ class ERGM(ParamsMixin, TransformerMixin, BaseEstimator):
         items, single = _starts(X)
         streams = item_streams(self.random_state, range(len(items)), _TAG,
                                allow_secure=True)
-        out = map_items(
-            lambda x, rng: sample_ergm(self.statistics, self.theta,
-                                       n_nodes=x if _is_count(x) else None,
-                                       start=None if _is_count(x) else x, labels=self.labels,
-                                       n_steps=self.n_steps, max_degree=self.max_degree,
-                                       random_state=rng),
-            items, streams, self.n_jobs)
+        total = sum(default_steps(max(int(x) if _is_count(x) else x.shape[0], 0))
+                    if self.n_steps is None else self.n_steps for x in items)
+        with Progress(self.verbose, total, "ERGM", "step") as progress:
+            out = map_items(lambda x, rng: self._draw(x, rng, progress), items, streams,
+                            self.n_jobs)
         return join_batch(out, single)
+
+    def _draw(self, x, rng, progress):
+        """The draw from one item of transform's batch: sample_ergm's, sharing the bar."""
+        chain, steps = _chain(self.statistics, x if _is_count(x) else None, self.labels,
+                              None if _is_count(x) else x, self.n_steps, self.max_degree)
+        chain.run(self.theta, steps, rng, progress=progress if self.verbose else None)
+        return chain.A
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -63,16 +63,23 @@ def n_words(n):
     return n * W - (32 * q * (q - 1) + q * (r + 1))
 
 
-def fill_blocks(out, block_words, streams, n_threads=None):
+def fill_blocks(out, block_words, streams, n_threads=None, progress=None):
     """Store ``block_words(i0, i1, stream)`` (full-width words) for every standard block of
     ``out``, the blocks computed on threads (numpy's random draws, BLAS and comparisons
     release the GIL). Each block has its own stream, so the result does not depend on the
-    threads."""
+    threads. ``progress`` (e.g. a progress bar's ``update``), when given, is called with each
+    block's number of rows once the block is stored, from the calling thread."""
     blocks = out.block_ranges()
     threads = n_threads or min(len(blocks), os.cpu_count() or 1, 4)
+
+    def store(i0, words):
+        out.store_block_words(i0, words)
+        if progress is not None:
+            progress(words.shape[0])
+
     if threads <= 1:
         for (i0, i1), g in zip(blocks, streams):
-            out.store_block_words(i0, block_words(i0, i1, g))
+            store(i0, block_words(i0, i1, g))
         return out
     with ThreadPoolExecutor(threads) as pool:
         # At most `threads` blocks in flight: bounded memory whatever n.
@@ -81,9 +88,9 @@ def fill_blocks(out, block_words, streams, n_threads=None):
             pending.append((i0, pool.submit(block_words, i0, i1, g)))
             if len(pending) >= 2 * threads:
                 j0, fut = pending.pop(0)
-                out.store_block_words(j0, fut.result())
+                store(j0, fut.result())
         for j0, fut in pending:
-            out.store_block_words(j0, fut.result())
+            store(j0, fut.result())
     return out
 
 

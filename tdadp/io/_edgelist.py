@@ -14,7 +14,12 @@ from ..utils._params import Interval, Options, check_param
 from ..utils._validation import SELF_LOOP_POLICIES, WEIGHT_POLICIES, check_adjacency
 from ._graph import edges_to_matrix
 
-__all__ = ["read_edgelist"]
+__all__ = ["read_edgelist", "DIRECTED_POLICIES", "DirectedEdgesError", "undirected_arcs"]
+
+#: What a reader does with a directed list of arcs: refuse it, an edge wherever either arc
+#: exists (networkx's ``G.to_undirected()``), or only where both do
+#: (``G.to_undirected(reciprocal=True)``).
+DIRECTED_POLICIES = ("refuse", "symmetrize", "mutual")
 
 _INT = re.compile(r"^[+-]?\d+$")
 # Auto-detected delimiters, in order of preference (see read_edgelist).
@@ -245,9 +250,74 @@ def _weight(fields, index, lineno):
     return w
 
 
+class DirectedEdgesError(ValueError):
+    """Arcs given where an undirected graph is expected, with no ``directed=`` choice made.
+
+    A ValueError whose attributes count the unordered pairs of nodes listed in both
+    directions (``reciprocated``) and in one only (``one_way``), so that a caller (the
+    command line) can word the fix in its own terms.
+    """
+
+    def __init__(self, message, reciprocated, one_way):
+        super().__init__(message)
+        self.reciprocated = int(reciprocated)
+        self.one_way = int(one_way)
+
+
+def _reciprocal(src, dst, n):
+    """For each arc ``src[k] -> dst[k]`` other than a self-loop, whether the reverse arc is
+    listed too; and the numbers of reciprocated and one-way unordered pairs."""
+    off = src != dst
+    arcs = np.unique(src[off] * n + dst[off])
+    back = np.isin((arcs % n) * n + arcs // n, arcs, assume_unique=True)
+    reverse = np.zeros(src.size, dtype=bool)
+    reverse[off] = np.isin(dst[off] * n + src[off], arcs)
+    # each reciprocated pair is two distinct arcs, each one-way pair one
+    return reverse, int(back.sum()) // 2, int((~back).sum())
+
+
+def undirected_arcs(src, dst, values, n, directed, *, known_directed, source, opt_in):
+    """The arcs ``src -> dst`` (node indices below ``n``) to build an undirected graph from,
+    under the policy ``directed`` (one of :data:`DIRECTED_POLICIES`).
+
+    ``"symmetrize"`` keeps every arc (an edge wherever either arc exists), ``"mutual"`` the
+    arcs whose reverse is listed too, and self-loops. ``"refuse"`` keeps every arc of an
+    undirected listing and raises :class:`DirectedEdgesError` on a directed one: always when
+    ``known_directed`` (a networkx DiGraph), else when some unordered pairs are listed in
+    both directions and others in one only (an undirected list gives every edge once, or
+    every edge in both directions). The message gives counts and ``opt_in`` (a format string
+    of the call that chooses, e.g. ``"read_edgelist(..., directed={!r})"``), never a node.
+
+    Returns
+    -------
+    src, dst, values : ndarray
+        The arcs kept (all of them, the same arrays, unless ``directed="mutual"``).
+    """
+    src = np.asarray(src, dtype=np.int64)
+    dst = np.asarray(dst, dtype=np.int64)
+    values = np.asarray(values, dtype=np.float64)
+    if directed == "symmetrize":
+        return src, dst, values
+    reverse, reciprocated, one_way = _reciprocal(src, dst, n)
+    if directed == "mutual":
+        keep = reverse | (src == dst)
+        return src[keep], dst[keep], values[keep]
+    if known_directed or (reciprocated and one_way):
+        why = ("is directed" if known_directed else "looks directed (an undirected list "
+               "gives each edge once, or each in both directions)")
+        raise DirectedEdgesError(
+            f"{source} {why}: {reciprocated:,} pair(s) of nodes are linked in both "
+            f"directions, {one_way:,} in one direction only. Choose its undirected graph: "
+            f"{opt_in.format('symmetrize')} (an edge wherever either direction is given, as "
+            f"networkx's G.to_undirected()) or {opt_in.format('mutual')} (an edge only where "
+            "both are, as G.to_undirected(reciprocal=True)).",
+            reciprocated, one_way)
+    return src, dst, values
+
+
 def read_edgelist(path, *, delimiter="auto", comments="#", header="infer", weight_column=2,
-                  self_loops="error", weights="error", sparse=True, return_nodes=False,
-                  node_order="sorted"):
+                  directed="refuse", self_loops="error", weights="error", sparse=True,
+                  return_nodes=False, node_order="sorted"):
     """Read an undirected network from an edge-list file (CSV, TSV or whitespace-separated).
 
     Each data line holds one edge: two node labels, then optionally its weight (column
@@ -257,6 +327,21 @@ def read_edgelist(path, *, delimiter="auto", comments="#", header="infer", weigh
     :mod:`tdadp.io`): self-loops and weights other than 1 raise a ValueError naming the nodes
     unless ``self_loops``/``weights`` opt in to dropping/binarizing (with a UserWarning) or
     keeping them. A weight of 0 is no edge (its nodes are kept).
+
+    **Directed lists.** A list of arcs (links with a direction: hyperlinks, citations,
+    who-follows-whom) is refused rather than symmetrised silently, as
+    :func:`~tdadp.io.from_networkx` refuses a DiGraph. A file does not say which it is, so
+    the listing decides: every pair of nodes given once (in either orientation) is an
+    undirected list, and so is every pair given in both orientations (each edge listed
+    twice); some pairs in both orientations and others in one only is a directed list
+    (reciprocated and one-way arcs), refused by a ValueError counting both kinds of pairs
+    (a ``DirectedEdgesError``, the counts also its attributes). Choose the graph with
+    ``directed``: ``"symmetrize"`` (an edge wherever either arc is listed, networkx's
+    ``G.to_undirected()``; what earlier versions did silently) or ``"mutual"`` (an edge
+    only where both are, ``G.to_undirected(reciprocal=True)``; the nodes of the other arcs
+    are kept). A directed list with no reciprocated arc, or only reciprocated ones, cannot
+    be told from an undirected one and is read as one; ``directed="mutual"`` still keeps
+    only the reciprocated pairs.
 
     **Delimiters.** ``"auto"`` (default) takes the first of tab, ``","`` and ``";"`` that
     occurs (outside quotes) on the first data line, else any run of whitespace. Fields may be
@@ -289,6 +374,10 @@ def read_edgelist(path, *, delimiter="auto", comments="#", header="infer", weigh
     weight_column : int, str or None, default=2
         Column holding the weight (an index from 0, or a header name); lines without it have
         weight 1. None reads no weight (every edge has weight 1).
+    directed : {"refuse", "symmetrize", "mutual"}, default="refuse"
+        What to do with a directed list (see above): refuse it, an edge wherever either arc
+        is listed, or an edge only where both are. The two arcs of an edge must have one
+        weight. An undirected list reads the same under "refuse" and "symmetrize".
     self_loops : {"error", "drop", "keep"}, default="error"
         Refuse self-loops, drop them (with a warning; the node is kept), or keep them on the
         diagonal.
@@ -316,26 +405,37 @@ def read_edgelist(path, *, delimiter="auto", comments="#", header="infer", weigh
         On a line with fewer than two columns, a weight that is not a number, a line longer
         than ``MAX_LINE`` (2^20) characters or one that is not UTF-8 (naming the line
         number, quoting at most 80 characters of it), an edge listed twice with different
-        weights, a file without any edge, fewer than two nodes, and self-loops or weights
-        the options do not allow.
+        weights, a file without any edge, fewer than two nodes, a directed list with
+        ``directed="refuse"``, and self-loops or weights the options do not allow.
         Also if ``path`` is neither a file name nor a file object.
 
     Examples
     --------
     >>> import io
     >>> from tdadp.io import read_edgelist
-    >>> text = io.StringIO("# a triangle and a pendant\\n1 2\\n2 3\\n3 1\\n3 10\\n2 1\\n")
-    >>> A, nodes = read_edgelist(text, return_nodes=True)
+    >>> text = "# a triangle and a pendant\\n1 2\\n2 3\\n3 1\\n3 10\\n"
+    >>> A, nodes = read_edgelist(io.StringIO(text), return_nodes=True)
     >>> nodes
     [1, 2, 3, 10]
     >>> A.toarray().tolist()
     [[0, 1, 1, 0], [1, 0, 1, 0], [1, 1, 0, 1], [0, 0, 1, 0]]
+
+    Listing ``2 1`` as well makes it a directed list: one pair linked both ways, three one
+    way.
+
+    >>> read_edgelist(io.StringIO(text + "2 1\\n"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    tdadp.io._edgelist.DirectedEdgesError: the edge list looks directed (...): 1 pair(s) ...
+    >>> read_edgelist(io.StringIO(text + "2 1\\n"), directed="mutual").toarray().tolist()
+    [[0, 1, 0, 0], [1, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]
     >>> csv_text = io.StringIO('source,target,weight\\n"Smith, J.",Lee,0.5\\nLee,Kim,2\\n')
     >>> A, nodes = read_edgelist(csv_text, weights="keep", sparse=False, return_nodes=True)
     >>> nodes, A.tolist()
     (['Kim', 'Lee', 'Smith, J.'], [[0.0, 2.0, 0.0], [2.0, 0.0, 0.5], [0.0, 0.5, 0.0]])
     """
     check_param(node_order, [Options("sorted", "first_seen")], "node_order")
+    check_param(directed, [Options(*DIRECTED_POLICIES)], "directed")
     check_param(header, [Options("infer", True, False)], "header")
     check_param(self_loops, [Options(*SELF_LOOP_POLICIES)], "self_loops")
     check_param(weights, [Options(*WEIGHT_POLICIES)], "weights")
@@ -386,9 +486,10 @@ def read_edgelist(path, *, delimiter="auto", comments="#", header="infer", weigh
     if len(labels) < 2:
         raise ValueError(f"the edge list has only one node ({_quote(labels[0])}); need at "
                          "least 2.")
+    src, dst, values = undirected_arcs(src, dst, values, len(labels), directed,
+                                       known_directed=False, source="the edge list",
+                                       opt_in="read_edgelist(..., directed={!r})")
     out_labels = _numeric_labels(labels)
-    src = np.asarray(src, dtype=np.int64)
-    dst = np.asarray(dst, dtype=np.int64)
     if node_order == "sorted":
         perm = sorted(range(len(labels)), key=out_labels.__getitem__)
         new_id = np.empty(len(labels), dtype=np.int64)

@@ -6,6 +6,7 @@ import math
 import numbers
 import sys
 
+import numpy as np
 import scipy.sparse as sp
 
 from ..graphs._info import graph_nodes, tag_graph
@@ -13,6 +14,7 @@ from ..graphs._packed import PackedAdjacency
 from ..utils._memory import check_memory
 from ..utils._params import Options, check_param
 from ..utils._validation import SELF_LOOP_POLICIES, WEIGHT_POLICIES, check_adjacency
+from ._edgelist import DIRECTED_POLICIES, undirected_arcs
 from ._graph import edges_to_matrix
 
 __all__ = ["from_networkx", "to_networkx", "is_networkx_graph", "networkx_matrix"]
@@ -50,21 +52,19 @@ def _edge_weight(value, a, b, weight):
                      "real number.")
 
 
-def networkx_matrix(G, nodelist=None, *, weight="weight"):
+def networkx_matrix(G, nodelist=None, *, weight="weight", directed="refuse"):
     """The exact adjacency of ``G`` (float64 CSR) and its node list.
 
     Entry ``(u, v)`` is the edge's ``weight`` attribute (1 when absent or when ``weight`` is
     None), summed over the parallel edges of a multigraph; a self-loop's weight is on the
     diagonal. Nothing is dropped or binarized here: :func:`from_networkx` and
     :func:`~tdadp.io.graph_batch` judge the matrix with the contract of every container.
+    A directed graph is refused unless ``directed`` chooses its undirected graph (see
+    :func:`from_networkx`).
     """
     if not (hasattr(G, "nodes") and hasattr(G, "edges") and hasattr(G, "is_directed")):
         raise ValueError(f"expected a networkx graph, got {type(G).__name__}.")
-    if G.is_directed():
-        raise ValueError(
-            "G is a directed graph; edge-DP mechanisms and the spectral embedding work on "
-            "undirected graphs. Convert it explicitly, e.g. with G.to_undirected()."
-        )
+    check_param(directed, [Options(*DIRECTED_POLICIES)], "directed")
     if weight is not None and not isinstance(weight, str):
         raise ValueError(f"weight must be an edge attribute name or None, got {weight!r}.")
     nodes = list(G.nodes) if nodelist is None else list(nodelist)
@@ -86,13 +86,29 @@ def networkx_matrix(G, nodelist=None, *, weight="weight"):
             rows.append(index[a])
             cols.append(index[b])
             values.append(_edge_weight(w, a, b, weight))
-    merge = "sum" if G.is_multigraph() else "same"
+    merge = "sum" if G.is_multigraph() else "same"  # parallel edges add up
+    if G.is_directed():
+        if G.is_multigraph():
+            rows, cols, values = _sum_parallel_arcs(rows, cols, values, n)
+        # The edge-DP mechanisms and the embedding work on undirected graphs, and a silent
+        # choice would change the graph released: the message says how to choose.
+        rows, cols, values = undirected_arcs(
+            rows, cols, values, n, directed, known_directed=True, source="G",
+            opt_in="from_networkx(G, directed={!r})")
+        merge = "same"  # the two arcs of an edge, as an edge list's two lines
     return edges_to_matrix(rows, cols, values, n, merge=merge, nodes=nodes,
                            source="the networkx graph"), nodes
 
 
+def _sum_parallel_arcs(rows, cols, values, n):
+    """One arc per ordered pair, weighing the sum of its parallel arcs."""
+    keys, inverse = np.unique(np.asarray(rows, dtype=np.int64) * n
+                              + np.asarray(cols, dtype=np.int64), return_inverse=True)
+    return keys // n, keys % n, np.bincount(inverse, weights=values, minlength=keys.size)
+
+
 def from_networkx(G, nodelist=None, sparse=True, return_nodes=False, *, weight="weight",
-                  self_loops="error", weights="error"):
+                  directed="refuse", self_loops="error", weights="error"):
     """Adjacency matrix of an undirected networkx graph, under the input contract of tdadp.
 
     The matrix is the graph's: entry ``(u, v)`` is the edge's ``weight`` attribute (1 when
@@ -101,7 +117,9 @@ def from_networkx(G, nodelist=None, sparse=True, return_nodes=False, *, weight="
     self-loops and weights other than 1 raise a ValueError naming the nodes, unless you opt in
     to dropping or binarizing them (reported in a UserWarning with the counts), or keep them
     for a stage that reads weights. Directed graphs are refused rather than symmetrised
-    silently: call ``G.to_undirected()`` (an edge in either direction) first.
+    silently (a ValueError counting the pairs linked both ways and one way): choose the
+    undirected graph with ``directed``, as :func:`~tdadp.io.read_edgelist` does for a
+    directed edge list.
 
     Parameters
     ----------
@@ -115,6 +133,11 @@ def from_networkx(G, nodelist=None, sparse=True, return_nodes=False, *, weight="
         Also return the list of nodes in row order (the result carries it too, see below).
     weight : str or None, default="weight"
         Edge attribute holding the weight; None gives every edge weight 1.
+    directed : {"refuse", "symmetrize", "mutual"}, default="refuse"
+        For a DiGraph or MultiDiGraph (ignored for an undirected graph): refuse it, an edge
+        wherever either arc exists (``G.to_undirected()``), or an edge only where both do
+        (``G.to_undirected(reciprocal=True)``). The two arcs of an edge must have one weight
+        (networkx would keep either), a MultiDiGraph's parallel arcs adding up first.
     self_loops : {"error", "drop", "keep"}, default="error"
         What to do with self-loops: refuse them, drop them (with a warning), or keep them on
         the diagonal.
@@ -134,8 +157,9 @@ def from_networkx(G, nodelist=None, sparse=True, return_nodes=False, *, weight="
     Raises
     ------
     ValueError
-        For a directed graph, fewer than 2 nodes, a bad ``nodelist``, a weight that is not a
-        real number, and self-loops or weights the options do not allow.
+        For a directed graph with ``directed="refuse"``, fewer than 2 nodes, a bad
+        ``nodelist``, a weight that is not a real number, and self-loops or weights the
+        options do not allow.
 
     Examples
     --------
@@ -150,8 +174,11 @@ def from_networkx(G, nodelist=None, sparse=True, return_nodes=False, *, weight="
     ValueError: the networkx graph has 1 weighted edge (entries other than 0 and 1); ...
     >>> from_networkx(G, weights="keep", sparse=False).tolist()
     [[0.0, 2.5, 0.0], [2.5, 0.0, 1.0], [0.0, 1.0, 0.0]]
+    >>> D = nx.DiGraph([(0, 1), (1, 0), (1, 2)])
+    >>> from_networkx(D, directed="mutual", sparse=False).tolist()
+    [[0, 1, 0], [1, 0, 0], [0, 0, 0]]
     """
-    A, nodes = networkx_matrix(G, nodelist, weight=weight)
+    A, nodes = networkx_matrix(G, nodelist, weight=weight, directed=directed)
     A = check_adjacency(A, "the networkx graph", self_loops=self_loops, weights=weights,
                         nodes=nodes, opt_in="from_networkx(G, {})", stacklevel=2)
     A = tag_graph(A if sparse else A.toarray(), nodes=nodes)

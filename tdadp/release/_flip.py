@@ -20,9 +20,12 @@ the (smaller or equal) loss of the rate actually used, ``log((1 - r) / r)``: at 
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import scipy.sparse as sp
 from scipy.special import expit
+from tqdm.auto import tqdm
 
 from ..dp._guarantee import PrivacyGuarantee
 from ..graphs._dyads import (
@@ -142,13 +145,14 @@ def rate_epsilon(rate):
     return float(np.log1p(-rate) - np.log(rate)) if rate < 0.5 else 0.0
 
 
-def _flip_dense(A, rate, rng):
+def _flip_dense(A, rate, rng, progress):
     n = A.shape[0]
     out = np.empty_like(A)
     for i0, i1 in row_blocks(n):
         flips = np.less(rng.random((i1 - i0, n - i0)), rate).view(np.uint8)
         flips ^= A[i0:i1, i0:]
         write_upper_block(out, i0, flips)
+        progress(i1 - i0)
     return out
 
 
@@ -207,7 +211,7 @@ def _input_words(A, out, i0, i1):
     return out.pack_rows(i0, rows)
 
 
-def _flip_packed(A, rate, rng):
+def _flip_packed(A, rate, rng, progress):
     n = A.shape[0]
     check_memory(n * (n - 1) / 16 + 8 * n, f"a packed release of a graph on {n} nodes",
                  " Release on a machine with more memory, or partition the work (Dask).")
@@ -219,7 +223,8 @@ def _flip_packed(A, rate, rng):
             words ^= flip_block(g, rate, n, i0, i1)
         return words
 
-    return fill_blocks(out, block, block_streams(rng, len(out.block_ranges())))
+    return fill_blocks(out, block, block_streams(rng, len(out.block_ranges())),
+                       progress=progress)
 
 
 def _kind(A):
@@ -252,12 +257,21 @@ def output_kind(A, output, rate):
     return kind
 
 
-def _randomized_response(A, rate, rng, output="auto"):
+def _randomized_response(A, rate, rng, output="auto", verbose=False, desc="release"):
     kind = output_kind(A, output, rate)
+    # Only the packed and dense paths work by blocks of rows (a sparse release draws its
+    # flips at once). The bar counts rows and draws nothing: the release is the same.
+    blocks = kind == "packed" or isinstance(A, PackedAdjacency) or (kind == "dense" and rate > 0)
+    with tqdm(total=A.shape[0], desc=desc, unit="row", file=sys.stderr,
+              disable=not (verbose and blocks)) as bar:
+        return _respond(A, rate, rng, kind, bar.update)
+
+
+def _respond(A, rate, rng, kind, progress):
     if kind == "packed":
-        return _flip_packed(A, rate, rng)
+        return _flip_packed(A, rate, rng, progress)
     if isinstance(A, PackedAdjacency):
-        released = _flip_packed(A, rate, rng)
+        released = _flip_packed(A, rate, rng, progress)
         if kind == "dense":
             check_memory(float(A.n) ** 2, f"a dense copy of a graph on {A.n} nodes")
             return released.toarray()
@@ -273,7 +287,7 @@ def _randomized_response(A, rate, rng, output="auto"):
         check_memory(float(A.shape[0]) ** 2, f"a dense release of a graph on {A.shape[0]} "
                      "nodes", ' Use output="packed" (one bit per dyad).')
         A = A.toarray()
-    return A.copy() if rate == 0 else _flip_dense(A, rate, rng)
+    return A.copy() if rate == 0 else _flip_dense(A, rate, rng, progress)
 
 
 class _RandomizedResponse(GraphRelease):
@@ -288,13 +302,15 @@ class _RandomizedResponse(GraphRelease):
     _parameter_constraints = {
         **GraphRelease._parameter_constraints,
         "output": [Options(*OUTPUT_KINDS)],
+        "verbose": ["boolean"],
     }
 
     def __init__(self, epsilon=1.0, random_state=None, n_jobs=None, output="auto",
-                 accountant=None):
+                 accountant=None, verbose=False):
         super().__init__(epsilon=epsilon, random_state=random_state, n_jobs=n_jobs,
                          accountant=accountant)
         self.output = output
+        self.verbose = verbose
 
     def _rate(self, epsilon):
         raise NotImplementedError
@@ -322,7 +338,8 @@ class _RandomizedResponse(GraphRelease):
     def _release_graph(self, A, rng):
         """The released adjacency of one validated graph (uint8 ndarray, CSR matrix or
         PackedAdjacency), of the kind ``output`` asks for."""
-        return _randomized_response(A, self.flip_probability_, rng, self.output)
+        return _randomized_response(A, self.flip_probability_, rng, self.output,
+                                    self.verbose, f"{type(self).__name__} release")
 
     def transform(self, X):
         """Release each graph.
@@ -380,6 +397,10 @@ class EdgeFlip(_RandomizedResponse):
         of each row block from its own stream (:func:`~tdadp.utils.block_streams`), so it is
         the same whichever worker computes a block; it has the law of the dense release,
         not its coins.
+    verbose : bool, default=False
+        Show a progress bar (tqdm, on stderr) over the rows of each graph released block by
+        block: packed and dense releases (a sparse release draws its flips in one step). It
+        draws nothing: the release is the same either way.
 
     Attributes
     ----------
@@ -449,6 +470,8 @@ class LaplaceFlip(_RandomizedResponse):
         release past its budget raises ``BudgetError``. None tracks nothing.
     output : {"auto", "dense", "sparse", "packed"}, default="auto"
         As for :class:`EdgeFlip`.
+    verbose : bool, default=False
+        As for :class:`EdgeFlip`.
 
     Attributes
     ----------
@@ -480,11 +503,12 @@ class LaplaceFlip(_RandomizedResponse):
         return laplace_flip_probability(epsilon)
 
 
-def _function_twin(cls, A, epsilon, random_state, output):
-    return cls(epsilon=epsilon, random_state=random_state, output=output).fit_transform(A)
+def _function_twin(cls, A, epsilon, random_state, output, verbose):
+    return cls(epsilon=epsilon, random_state=random_state, output=output,
+               verbose=verbose).fit_transform(A)
 
 
-def edge_flip(A, epsilon, random_state=None, output="auto"):
+def edge_flip(A, epsilon, random_state=None, output="auto", verbose=False):
     """Release a graph (or a sequence of graphs) with edgeFlip at budget ``epsilon``.
 
     Parameters
@@ -495,6 +519,8 @@ def edge_flip(A, epsilon, random_state=None, output="auto"):
         "secure" for a real release (see :class:`EdgeFlip`).
     output : {"auto", "dense", "sparse", "packed"}, default="auto"
         The kind of the release (see :class:`EdgeFlip`).
+    verbose : bool, default=False
+        A progress bar on stderr (see :class:`EdgeFlip`).
 
     Returns
     -------
@@ -510,9 +536,9 @@ def edge_flip(A, epsilon, random_state=None, output="auto"):
     >>> bool(0.45 < B.sum() / (100 * 99) < 0.55)
     True
     """
-    return _function_twin(EdgeFlip, A, epsilon, random_state, output)
+    return _function_twin(EdgeFlip, A, epsilon, random_state, output, verbose)
 
 
-def laplace_flip(A, epsilon, random_state=None, output="auto"):
+def laplace_flip(A, epsilon, random_state=None, output="auto", verbose=False):
     """Release a graph with thresholded Laplace noise (see :class:`LaplaceFlip`)."""
-    return _function_twin(LaplaceFlip, A, epsilon, random_state, output)
+    return _function_twin(LaplaceFlip, A, epsilon, random_state, output, verbose)

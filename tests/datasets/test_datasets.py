@@ -8,6 +8,7 @@ import sys
 from collections import Counter
 from importlib import resources
 
+import numpy as np
 import pytest
 
 nx = pytest.importorskip("networkx")
@@ -15,7 +16,7 @@ nx = pytest.importorskip("networkx")
 import tdadp  # noqa: E402
 from tdadp import datasets  # noqa: E402
 from tdadp.graphs import graph_nodes  # noqa: E402
-from tdadp.io import graph_batch  # noqa: E402
+from tdadp.io import graph_batch, read_edgelist  # noqa: E402
 
 # loader, keyword arguments, nodes, edges, {attribute: counts of its values}
 SPECS = [
@@ -127,6 +128,28 @@ def test_polblogs_is_the_symmetrised_crawl():
     expected = {frozenset(r) for r in rows if r[0] != r[1]}
     G = datasets.load_polblogs()
     assert {frozenset(e) for e in G.edges} == expected
+
+
+def test_polblogs_raw_crawl_is_a_directed_edge_list():
+    # read_edgelist tells the crawl is directed and, asked to symmetrise, gives the loader's
+    # graph on its blogs with a link (the loader adds the isolated blogs from its node file)
+    folder = resources.files("tdadp.datasets").joinpath("data")
+    path = folder.joinpath("polblogs_edges.csv.gz")
+    with path.open("rb") as raw, gzip.open(raw) as f:
+        text = f.read().decode("utf-8")
+    with pytest.raises(ValueError, match="2,307 pair.* both directions, 14,408 in one"):
+        read_edgelist(io.StringIO(text), comments=None, self_loops="drop")
+    with pytest.warns(UserWarning, match="3 self-loops"):
+        A, nodes = read_edgelist(io.StringIO(text), comments=None, self_loops="drop",
+                                 directed="symmetrize", return_nodes=True)
+    G = datasets.load_polblogs()
+    # read_edgelist strips the spaces around a field (a few blog URLs end with one)
+    G = nx.relabel_nodes(G, {v: v.strip() for v in G})
+    assert G.number_of_nodes() == 1490
+    linked = [v for v in G if G.degree(v)]
+    assert sorted(nodes) == sorted(linked)
+    np.testing.assert_array_equal(
+        A.toarray(), nx.to_numpy_array(G, nodelist=nodes, dtype=np.uint8))
 
 
 def test_karate_is_networkx_binarised():

@@ -1,17 +1,21 @@
 """The analyst's command line: tdadp release / embed / cluster on your own network."""
 
 import csv
+import gzip
+import io
 import json
 import os
 import re
 import shlex
+from importlib import resources
 from pathlib import Path
 
 import pytest
 
 import tdadp
 from tdadp.cli import main
-from tdadp.datasets import load_polbooks
+from tdadp.datasets import load_polblogs, load_polbooks
+from tdadp.io import load_release
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 SEED_WARNING = "NOT private against whoever knows the seed"
@@ -179,6 +183,12 @@ def _bad_cases(tmp):
                           tmp / "r.csv"],
         "bad nodes file": ["release", edges, "--epsilon", "1", "--out", tmp / "r.csv",
                            "--nodes", tmp / "bad.csv"],
+        "directed edge list": ["release", tmp / "arcs.csv", "--epsilon", "1", "--out",
+                               tmp / "r.csv"],
+        "bad --directed": ["release", tmp / "arcs.csv", "--epsilon", "1", "--out",
+                           tmp / "r.csv", "--directed", "yes"],
+        "--directed for a packed file": ["release", tmp / "graph.tdadp", "--epsilon", "1",
+                                         "--out", tmp / "r.csv", "--directed", "mutual"],
         "missing release": ["cluster", tmp / "nope.csv", "--out", tmp / "l.csv"],
         "no sidecar": ["embed", edges, "--out", tmp / "e.csv"],
         "existing labels": ["cluster", release, "--out", tmp / "labels.csv"],
@@ -199,6 +209,9 @@ def test_bad_input_exits_2_with_one_line(polbooks, tmp_path, capsys):
                  tmp_path / "release.csv", "--seed", "0"]) == 0
     (tmp_path / "labels.csv").write_text("keep me\n")
     (tmp_path / "bad.csv").write_text("a,b,c,d\ne,f,g\n")
+    (tmp_path / "arcs.csv").write_text("a,b\nb,a\nb,c\n")
+    assert _run(["release", tmp_path / "edges.csv", "--epsilon", "1", "--out",
+                 tmp_path / "graph.tdadp", "--seed", "0"]) == 0
     damaged = (tmp_path / "release.csv").read_text().splitlines()
     (tmp_path / "damaged.csv").write_text("\n".join(damaged[:-1]) + "\n")
     (tmp_path / "damaged.csv.json").write_text((tmp_path / "release.csv.json").read_text())
@@ -213,6 +226,55 @@ def test_bad_input_exits_2_with_one_line(polbooks, tmp_path, capsys):
         assert "Traceback" not in captured.err and not captured.out, case
         assert sorted(os.listdir(tmp_path)) == before, case  # nothing written
     assert (tmp_path / "labels.csv").read_text() == "keep me\n"
+
+
+def _polblogs_arcs():
+    """The hyperlinks of the shipped polblogs crawl (directed), self-links left out."""
+    folder = resources.files("tdadp.datasets").joinpath("data")
+    with folder.joinpath("polblogs_edges.csv.gz").open("rb") as raw, gzip.open(raw) as f:
+        rows = list(csv.reader(io.TextIOWrapper(f, encoding="utf-8")))
+    return rows[0], [r for r in rows[1:] if r[0] != r[1]]
+
+
+def _write_rows(path, header, rows):
+    with open(path, "w", encoding="utf-8", newline="") as fh:
+        writer = csv.writer(fh, lineterminator="\n")
+        writer.writerow(header)
+        writer.writerows(rows)
+
+
+def test_directed_edge_list_needs_directed(tmp_path, capsys):
+    # polblogs is a crawl of hyperlinks: 2,307 pairs of blogs link each other, 14,408 one way
+    header, arcs = _polblogs_arcs()
+    _write_rows(tmp_path / "arcs.csv", header, arcs)
+    release = tmp_path / "release.csv"
+    capsys.readouterr()
+    argv = ["release", tmp_path / "arcs.csv", "--epsilon", "2", "--out", release,
+            "--comments", "none", "--seed", "3"]
+    assert _run(argv) == 2
+    err = capsys.readouterr().err
+    errors = [line for line in err.splitlines() if line.startswith("tdadp: error: ")]
+    assert len(errors) == 1 and err.splitlines()[-1] == errors[0]
+    assert "2307 pair(s) of nodes are linked both ways, 14408 one way only" in errors[0]
+    assert "--directed symmetrize" in errors[0] and "--directed mutual" in errors[0]
+    assert not release.exists()
+
+    # symmetrised, it is the undirected graph of the shipped loader (its blogs with a link)
+    assert _run(argv + ["--directed", "symmetrize"]) == 0
+    assert "tdadp: released 1224 nodes" in capsys.readouterr().err
+    G = load_polblogs()
+    _write_rows(tmp_path / "edges.csv", ["source", "target"], G.edges())
+    again = tmp_path / "again.csv"
+    assert _run(["release", tmp_path / "edges.csv", "--epsilon", "2", "--out", again,
+                 "--comments", "none", "--seed", "3"]) == 0
+    assert release.read_bytes() == again.read_bytes()
+
+    # mutual: only the reciprocated pairs (at eps = 36.7 and up, about no flip at all)
+    mutual = tmp_path / "mutual.csv"
+    assert _run(argv[:3] + ["60", "--out", mutual, "--comments", "none", "--seed", "3",
+                            "--directed", "mutual"]) == 0
+    R = load_release(mutual)
+    assert R.nnz // 2 == 2307
 
 
 def _readme_section():

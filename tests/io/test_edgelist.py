@@ -12,8 +12,9 @@ def _read(text, **kw):
 
 
 def test_numeric_labels_sorted_numerically_duplicates_merged():
+    # (9, 10) listed both ways, the others once: a directed list, symmetrised on request
     A, nodes = _read("# header\n10 9\n9 10\n2 10  # inline comment\n\n2 9 1\n",
-                     return_nodes=True)
+                     return_nodes=True, directed="symmetrize")
     assert nodes == [2, 9, 10]
     assert sp.issparse(A) and A.dtype == np.uint8 and A.format == "csr"
     np.testing.assert_array_equal(A.toarray(), [[0, 1, 1], [1, 0, 1], [1, 1, 0]])

@@ -56,8 +56,9 @@ def test_tsv_with_string_ids_and_a_header_named_otherwise(tmp_path):
 
 
 def test_snap_style_comments_and_tabs(tmp_path):
-    text = ("# Undirected graph: ca-GrQc.txt\n# Nodes: 3 Edges: 3\n# FromNodeId\tToNodeId\n"
-            "3466\t937\n3466\t5233\n937\t5233\n5233\t937\n")
+    # SNAP's undirected files list every edge in both directions (Edges counts both).
+    text = ("# Undirected graph: ca-GrQc.txt\n# Nodes: 3 Edges: 6\n# FromNodeId\tToNodeId\n"
+            "3466\t937\n3466\t5233\n937\t3466\n937\t5233\n5233\t3466\n5233\t937\n")
     A, nodes = read_edgelist(_write(tmp_path, text), return_nodes=True, sparse=False)
     assert nodes == [937, 3466, 5233]
     np.testing.assert_array_equal(A, TRIANGLE)
