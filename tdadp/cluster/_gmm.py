@@ -9,7 +9,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from ..utils._params import Interval, ParamsMixin
 from ..utils._random import check_random_state, stage_tag
-from ._input import check_point_cloud
+from ._input import check_node_embedding, with_isolated
 
 __all__ = ["BICGaussianMixture"]
 
@@ -48,7 +48,7 @@ class BICGaussianMixture(ParamsMixin, ClusterMixin, BaseEstimator):
     Attributes
     ----------
     labels_ : ndarray of shape (n_samples,)
-        Component of highest posterior probability of each point.
+        Component of highest posterior probability of each point; -1 for an isolated node.
     n_clusters_ : int
         Number of components of the chosen model.
     covariance_type_ : str
@@ -57,7 +57,16 @@ class BICGaussianMixture(ParamsMixin, ClusterMixin, BaseEstimator):
         BIC of every model fitted, keyed by ``(covariance_type, n_components)``.
     mixture_ : sklearn.mixture.GaussianMixture
         The chosen fit.
+    isolated_ : ndarray of bool of shape (n_samples,)
+        The isolated nodes ``X`` marked (all False for a plain point cloud).
     n_features_in_ : int
+
+    Notes
+    -----
+    An embedding by :class:`~tdadp.AdjacencySpectralEmbedding` marks the nodes with no edge
+    in its graph (``X.isolated``, or a DataFrame's ``attrs["isolated"]``): their rows carry no
+    signal, so the mixture is fitted on the other rows (with a warning) and they are labelled
+    -1, in :meth:`fit` and :meth:`predict` alike. A plain point cloud marks none.
 
     References
     ----------
@@ -106,6 +115,8 @@ class BICGaussianMixture(ParamsMixin, ClusterMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
+            An embedding of the nodes of a graph (the graph itself is refused); rows it marks
+            as isolated nodes are left out and labelled -1.
         y : None
             Ignored.
 
@@ -118,7 +129,7 @@ class BICGaussianMixture(ParamsMixin, ClusterMixin, BaseEstimator):
         if not types or any(t not in _COVARIANCES for t in types):
             raise ValueError(f"covariance_types must be a non-empty subset of {_COVARIANCES}, "
                              f"got {self.covariance_types!r}.")
-        X = check_point_cloud(self, X)
+        X, isolated = check_node_embedding(self, X)
         n = X.shape[0]
         if self.n_clusters is not None and self.n_clusters > n:
             raise ValueError(f"n_clusters={self.n_clusters} components need at least as many "
@@ -139,12 +150,25 @@ class BICGaussianMixture(ParamsMixin, ClusterMixin, BaseEstimator):
                 if best is None or bic < best[0]:
                     best = (bic, cov, gm)
         _, self.covariance_type_, self.mixture_ = best
-        self.labels_ = self.mixture_.predict(X)
+        self.labels_ = with_isolated(self.mixture_.predict(X), isolated)
+        self.isolated_ = np.zeros(n, dtype=bool) if isolated is None else isolated
         self.n_clusters_ = int(self.mixture_.n_components)
         return self
 
     def predict(self, X):
-        """Component of highest posterior probability of each point of ``X``."""
+        """Component of highest posterior probability of each point of ``X``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows it marks as isolated nodes are labelled -1 (with a warning).
+
+        Returns
+        -------
+        labels : ndarray of shape (n_samples,)
+        """
         check_is_fitted(self, "mixture_")
-        X = check_point_cloud(self, X, reset=False)
-        return self.mixture_.predict(X)
+        X, isolated = check_node_embedding(self, X, reset=False)
+        # Every row isolated leaves nothing for the mixture to score.
+        labels = self.mixture_.predict(X) if X.shape[0] else np.empty(0, dtype=np.intp)
+        return with_isolated(labels, isolated)

@@ -19,6 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import gudhi
 import numpy as np
+from tqdm.auto import tqdm
 
 from ._hierarchy import build_merge_tree
 
@@ -74,7 +75,7 @@ def _replicate_gap(point_weights, powered, log_scale, indices, k, u, v, referenc
 
 
 def prominence_band(density, distances, indices, u, v, k, dim, *, n_bootstrap, alpha, rng,
-                    n_jobs=None):
+                    n_jobs=None, verbose=False, desc="bootstrap"):
     """The bootstrap radius ``c``: modes of prominence above ``2 c`` are significant.
 
     Parameters
@@ -96,6 +97,10 @@ def prominence_band(density, distances, indices, u, v, k, dim, *, n_bootstrap, a
         Threads computing replicates at once (-1: every core). The resampling weights are
         drawn from ``rng`` in replicate order in the calling thread, so the radius does not
         depend on ``n_jobs``.
+    verbose : bool, default=False
+        Count the finished replicates on a tqdm bar (stderr) named ``desc``; the radius does
+        not depend on it.
+    desc : str, default="bootstrap"
 
     Returns
     -------
@@ -114,18 +119,23 @@ def prominence_band(density, distances, indices, u, v, k, dim, *, n_bootstrap, a
         for _ in range(n_bootstrap):
             yield rng.multinomial(n, np.full(n, 1.0 / n)).astype(np.float64)
 
-    if workers == 1:
-        gaps = [gap(w) for w in draws()]
-    else:
-        # numpy, the merge tree's vectorised passes and hera release the GIL for most of a
-        # replicate; at most 2 * workers weight vectors are alive at once.
-        gaps = []
-        with ThreadPoolExecutor(workers) as pool:
-            pending = []
+    gaps = []
+    with tqdm(total=n_bootstrap, desc=desc, unit="replicate", disable=not verbose) as bar:
+        if workers == 1:
             for w in draws():
-                pending.append(pool.submit(gap, w))
-                if len(pending) == 2 * workers:
-                    gaps.extend(f.result() for f in pending[:workers])
-                    pending = pending[workers:]
-            gaps.extend(f.result() for f in pending)
+                gaps.append(gap(w))
+                bar.update(1)
+        else:
+            # numpy, the merge tree's vectorised passes and hera release the GIL for most of a
+            # replicate; at most 2 * workers weight vectors are alive at once.
+            with ThreadPoolExecutor(workers) as pool:
+                pending = []
+                for w in draws():
+                    pending.append(pool.submit(gap, w))
+                    if len(pending) == 2 * workers:
+                        gaps.extend(f.result() for f in pending[:workers])
+                        bar.update(workers)
+                        pending = pending[workers:]
+                gaps.extend(f.result() for f in pending)
+                bar.update(len(pending))
     return float(np.quantile(np.asarray(gaps), 1.0 - alpha))

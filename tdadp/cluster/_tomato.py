@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import numbers
 import warnings
 
@@ -13,8 +12,9 @@ from sklearn.utils.validation import check_is_fitted
 
 from ..utils._batch import join_batch, map_items, split_batch
 from ..utils._memory import check_memory
-from ..utils._params import Interval, Options, ParamsMixin, Rule, check_param
+from ..utils._params import Interval, Options, ParamsMixin, Rule
 from ..utils._random import check_random_state, item_streams, stage_tag
+from ._cut import CUT_RULES, check_cut, resolve_cut
 from ._density import (
     knn_distances,
     knn_graph_edges,
@@ -23,7 +23,8 @@ from ._density import (
     radius_graph_edges,
 )
 from ._hierarchy import build_merge_tree
-from ._input import check_point_cloud
+from ._input import check_node_embedding, with_isolated
+from ._plotting import plot_prominence
 from ._selection import (
     default_k,
     has_spectral_gap,
@@ -46,18 +47,6 @@ _WORKERS = Rule("-1 or an int in [1, 2**31 - 1]",
                 lambda v: isinstance(v, (numbers.Integral, np.integer))
                 and not isinstance(v, (bool, np.bool_)) and (v == -1 or 1 <= v < 2**31))
 
-_CUT = {
-    "n_clusters": [None, "positive_int"],
-    "merge_threshold": [None, Interval("real", 0, math.inf, "both")],
-}
-
-
-def _check_cut(n_clusters, merge_threshold, owner=None):
-    check_param(n_clusters, _CUT["n_clusters"], "n_clusters", owner)
-    check_param(merge_threshold, _CUT["merge_threshold"], "merge_threshold", owner)
-    if n_clusters is not None and merge_threshold is not None:
-        raise ValueError("give n_clusters or merge_threshold, not both.")
-
 
 def _neighbours(requested, n_samples, name, why):
     """``requested`` neighbours, clamped to the ``n_samples - 1`` other points (warned)."""
@@ -72,7 +61,7 @@ def _neighbours(requested, n_samples, name, why):
 
 def _resolve(params, n_samples, n_features):
     """The settings of one fit: parameters validated, neighbour counts fitted to the data."""
-    _check_cut(params["n_clusters"], params["merge_threshold"], "ToMATo")
+    check_cut(params["n_clusters"], params["merge_threshold"], "ToMATo")
     if params["graph"] == "radius" and params["radius"] is None:
         raise ValueError("graph='radius' needs a radius (a positive number).")
     if params["n_clusters"] is not None and params["n_clusters"] > n_samples:
@@ -161,78 +150,6 @@ def _fit_tree(X, p, neighbours=None):
     else:
         u, v = radius_graph_edges(X, p["radius"], tree=tree)
     return density, build_merge_tree(density, u, v)
-
-
-def _immortal_reference(tree):
-    """Prominence standing for the immortal modes in the gap rule.
-
-    The lowest of their peaks minus the lower of (a) the lowest death of a mortal mode, i.e.
-    the level of the last merge, and (b) the 10% quantile of the density; and at least the
-    largest finite prominence. (a) is what their prominence would be if the filtration stopped
-    once every mortal mode has merged: unlike the lowest density value, it is not inflated by
-    a few far outliers, whose log-density is very low. (b) keeps it from collapsing when the
-    real clusters sit in different connected components and only noise modes merge, near the
-    peaks.
-    """
-    p = tree.prominences
-    lowest_peak = float(np.min(tree.births[: tree.n_components]))
-    floor = tree.low_density
-    if p.size:
-        floor = min(floor, float(np.min(tree.deaths[tree.n_components:])))
-    ref = lowest_peak - floor
-    return max(ref, float(p[0])) if p.size else ref
-
-
-def _gap_cut(tree):
-    """Number of clusters and threshold from the largest gap in the sorted prominences.
-
-    The sequence is ``s_0 >= s_1 >= ... >= s_m >= s_{m+1} = 0`` where ``s_1..s_m`` are the
-    finite prominences in decreasing order and ``s_0`` stands for the immortal modes (see
-    :func:`_immortal_reference`). The cut goes through the largest gap ``s_j - s_{j+1}`` (the
-    first one, i.e. fewer clusters, on ties): the modes above it are kept.
-    """
-    p = tree.prominences
-    s = np.concatenate([[_immortal_reference(tree)], p, [0.0]])
-    gaps = s[:-1] - s[1:]
-    j = int(np.argmax(gaps))
-    return tree.n_components + j, float((s[j] + s[j + 1]) / 2)
-
-
-def _threshold_for(tree, n_clusters):
-    """A merge threshold that keeps exactly the first ``n_clusters`` modes (up to ties)."""
-    p = tree.prominences
-    j = n_clusters - tree.n_components
-    if j >= p.size:
-        return 0.0
-    upper = _immortal_reference(tree) if j == 0 else float(p[j - 1])
-    return float((upper + p[j]) / 2)
-
-
-def _resolve_cut(tree, n_clusters=None, merge_threshold=None):
-    """(n_clusters, merge_threshold) actually used for a requested cut."""
-    L, c0 = tree.n_modes, tree.n_components
-    if n_clusters is not None:
-        c = int(n_clusters)
-        if c < c0:
-            warnings.warn(
-                f"n_clusters={c} is fewer than the {c0} connected components of the "
-                f"neighbourhood graph, which ToMATo cannot merge; using {c0} clusters. Increase "
-                "k (or the radius) to connect the graph.",
-                UserWarning, stacklevel=3,
-            )
-            c = c0
-        elif c > L:
-            warnings.warn(
-                f"n_clusters={c} exceeds the {L} modes of the density; using {L} clusters.",
-                UserWarning, stacklevel=3,
-            )
-            c = L
-        return c, _threshold_for(tree, c)
-    if merge_threshold is not None:
-        tau = float(merge_threshold)
-        # A mode is merged iff its prominence is < tau.
-        return c0 + int(np.count_nonzero(tree.prominences >= tau)), tau
-    return _gap_cut(tree)
 
 
 class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
@@ -329,13 +246,16 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
     n_jobs : int or None, default=None
         Threads for the nearest-neighbour queries and the bootstrap replicates (None: 1, -1:
         all cores). The results do not depend on it.
+    verbose : bool or int, default=False
+        Show a progress bar (tqdm, on stderr) over the bootstrap replicates of the automatic
+        count, the long part of a fit. The results do not depend on it.
 
     Attributes
     ----------
     labels_ : ndarray of shape (n_samples,)
         Cluster of each point, ``0 .. n_clusters_ - 1``, numbered by decreasing prominence of
         the cluster's mode (0: the most prominent, i.e. the highest peak of the first connected
-        component).
+        component); -1 for an isolated node (see the Notes).
     diagram_ : ndarray of shape (n_modes, 2)
         Prominence diagram: one row ``(birth, death)`` per mode (local maximum of the density on
         the graph), birth its peak density and death the density where it merges into a mode
@@ -343,13 +263,15 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
         decreasing prominence (birth - death), the immortal modes first; a cut into ``c``
         clusters keeps the first ``c`` rows.
     modes_ : ndarray of shape (n_modes,)
-        Index of the peak point of each row of :attr:`diagram_`.
+        Index (row of ``X``) of the peak point of each row of :attr:`diagram_`.
     n_clusters_ : int
         Number of clusters of :attr:`labels_`.
     merge_threshold_ : float
         Threshold tau of the cut: the given ``merge_threshold``; for the bootstrap count,
         ``2 c`` (just above); for ``n_clusters`` or the largest-gap rule, the midpoint of the
-        gap between the last kept and the first merged prominence (0 when no mode is merged).
+        gap between the last kept and the first merged prominence (0 when no mode is merged;
+        on an exact tie between them, the tied prominence: the first ``n_clusters_`` rows of
+        :attr:`diagram_` are the kept modes).
     confidence_band_ : float
         Bootstrap radius ``c`` of the diagram (set by the automatic count with
         ``significance``): modes of prominence above ``2 c`` are significant.
@@ -361,7 +283,9 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
     n_connected_components_ : int
         Connected components of the neighbourhood graph (modes that never die).
     density_ : ndarray of shape (n_samples,)
-        Density estimate at every point.
+        Density estimate at every point (NaN at an isolated node).
+    isolated_ : ndarray of bool of shape (n_samples,)
+        The isolated nodes ``X`` marked (all False for a plain point cloud).
     k_ : int
         Number of neighbours used by the k-nearest-neighbour graph: ``k`` or its default,
         ``n_samples - 1`` when there are not enough points, or the refined value.
@@ -452,6 +376,13 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
     gives the clusters of the thresholded algorithm of [1]_ (one cluster per mode of
     prominence at least tau).
 
+    **Isolated nodes.** An embedding by :class:`~tdadp.AdjacencySpectralEmbedding` marks the
+    nodes with no edge in its graph (``X.isolated``, or a DataFrame's
+    ``attrs["isolated"]``): their rows carry no signal (the plain embedding puts them all at
+    the origin, a spurious dense mode). They are left out of the fit with a warning and
+    labelled -1; the other rows get the labels a fit on them alone gives. A plain point
+    cloud marks none: a point at the origin is a point like any other.
+
     References
     ----------
     .. [1] F. Chazal, L. J. Guibas, S. Y. Oudot and P. Skraba, "Persistence-based clustering in
@@ -491,7 +422,7 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
     """
 
     _parameter_constraints = {
-        **_CUT,
+        **CUT_RULES,
         "k": [None, "positive_int"],
         "density": [Options(*_DENSITIES)],
         "graph": [Options(*_GRAPHS)],
@@ -506,12 +437,13 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
         "n_bootstrap": [Interval("int", 1, 100_000, "both")],
         "random_state": ["random_state"],
         "n_jobs": [None, _WORKERS],
+        "verbose": ["boolean", "nonnegative_int"],
     }
 
     def __init__(self, n_clusters=None, merge_threshold=None, k=None, density="logDTM",
                  graph="knn", radius=None, bandwidth=None, density_k=None, dim=None,
                  metric="auto", subspace="auto", significance=0.05, n_bootstrap=100,
-                 random_state=None, n_jobs=None):
+                 random_state=None, n_jobs=None, verbose=False):
         self.n_clusters = n_clusters
         self.subspace = subspace
         self.significance = significance
@@ -527,6 +459,7 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
         self.density_k = density_k
         self.dim = dim
         self.n_jobs = n_jobs
+        self.verbose = verbose
 
     def fit(self, X, y=None):
         """Compute the density, the merge tree and the clusters of ``X``.
@@ -534,7 +467,9 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
-            One point cloud (for a batch of point clouds use :func:`tomato`).
+            One point cloud (for a batch of point clouds use :func:`tomato`): the rows of an
+            embedding of the nodes of a graph, never the graph itself (refused). Rows it marks
+            as isolated nodes are left out (see the Notes).
         y : None
             Ignored.
 
@@ -543,7 +478,9 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
         self : ToMATo
         """
         self._validate_params()
-        X = check_point_cloud(self, X)
+        X, isolated = check_node_embedding(self, X)
+        n_rows = X.shape[0] if isolated is None else isolated.size
+        self.isolated_ = np.zeros(n_rows, dtype=bool) if isolated is None else isolated
         p = _resolve(self.get_params(), X.shape[0], X.shape[1])
         # The K leading directions, when a choice of K leaves some out (and, for "auto", the
         # spectrum sets them apart from the rest).
@@ -578,9 +515,9 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
         self._tree = tree
         self.k_ = p["k"]
         self.density_k_ = p["density_k"]
-        self.density_ = fit["density"]
+        self.density_ = with_isolated(fit["density"], isolated, np.nan)
         self.diagram_ = np.column_stack([tree.births, tree.deaths])
-        self.modes_ = tree.modes
+        self.modes_ = tree.modes if isolated is None else np.flatnonzero(~isolated)[tree.modes]
         self.n_connected_components_ = tree.n_components
         self._auto_threshold = None
         if tested:
@@ -618,7 +555,7 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
             with warnings.catch_warnings():
                 # a subsample whose density cannot give K clusters scores low, silently
                 warnings.simplefilter("ignore", UserWarning)
-                c, _ = _resolve_cut(tree, K)
+                c, _ = resolve_cut(tree, K)
             labels = tree.labels(c)
             return labels, np.bincount(labels).min() > q["k"]
 
@@ -673,13 +610,17 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
         rng = check_random_state(self.random_state, stage_tag("ToMATo significance"))
         return prominence_band(density, dist, idx, u, v, p["density_k"], p["dim"],
                                n_bootstrap=self.n_bootstrap, alpha=self.significance, rng=rng,
-                               n_jobs=p["n_jobs"])
+                               n_jobs=p["n_jobs"], verbose=bool(self.verbose),
+                               desc=f"ToMATo bootstrap ({p['metric']})")
 
     def _apply_cut(self, n_clusters, merge_threshold):
         if n_clusters is None and merge_threshold is None:
             merge_threshold = getattr(self, "_auto_threshold", None)
-        c, tau = _resolve_cut(self._tree, n_clusters, merge_threshold)
-        self.labels_ = self._tree.labels(c)
+        c, tau = resolve_cut(self._tree, n_clusters, merge_threshold)
+        isolated = getattr(self, "isolated_", None)
+        if isolated is not None and not isolated.any():
+            isolated = None
+        self.labels_ = with_isolated(self._tree.labels(c), isolated)
         self.n_clusters_ = c
         self.merge_threshold_ = tau
         return self.labels_
@@ -718,7 +659,7 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
         labels : ndarray of shape (n_samples,)
         """
         check_is_fitted(self, "_tree")
-        _check_cut(n_clusters, merge_threshold)
+        check_cut(n_clusters, merge_threshold)
         return self._apply_cut(n_clusters, merge_threshold).copy()
 
     @property
@@ -727,11 +668,43 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
         check_is_fitted(self, "diagram_")
         return self.diagram_[:, 0] - self.diagram_[:, 1]
 
+    def plot_prominence(self, ax=None, **kwargs):
+        """Plot the fitted prominence diagram, the kept modes and the threshold.
+
+        The kept modes are the first :attr:`n_clusters_` rows of :attr:`diagram_`, the modes
+        :attr:`labels_` was cut from (ties at the threshold broken as the fit broke them).
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, optional
+            Axes to draw on; default a new figure's.
+        **kwargs
+            ``merge_threshold``, ``n_clusters`` or ``band`` of :func:`plot_prominence`.
+
+        Returns
+        -------
+        ax : matplotlib Axes
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> import numpy as np
+        >>> from tdadp.cluster import ToMATo
+        >>> rng = np.random.default_rng(0)
+        >>> X = np.concatenate([rng.normal(0, 0.3, (200, 2)), rng.normal(2, 0.3, (200, 2))])
+        >>> ax = ToMATo(n_clusters=2).fit(X).plot_prominence()
+        >>> [t.get_text() for t in ax.get_legend().get_texts()][0]
+        'kept (2)'
+        """
+        check_is_fitted(self, "diagram_")
+        return plot_prominence(self, ax, **kwargs)
+
 
 def tomato(X, *, n_clusters=None, merge_threshold=None, k=None, density="logDTM", graph="knn",
            radius=None, bandwidth=None, density_k=None, dim=None, metric="auto",
            subspace="auto", significance=0.05, n_bootstrap=100, random_state=None, n_jobs=None,
-           return_diagram=False):
+           verbose=False, return_diagram=False):
     """ToMATo cluster labels of one point cloud or of each point cloud of a batch.
 
     The function twin of :class:`ToMATo`; see it for the parameters.
@@ -742,7 +715,7 @@ def tomato(X, *, n_clusters=None, merge_threshold=None, k=None, density="logDTM"
         One point cloud, or a batch (a 3-D array or a list of 2-D arrays, possibly of
         different sizes), each clustered independently.
     n_clusters, merge_threshold, k, density, graph, radius, bandwidth, density_k, dim, metric,\
-    subspace, significance, n_bootstrap :
+    subspace, significance, n_bootstrap, verbose :
         As in :class:`ToMATo`.
     random_state : None, int, numpy Generator or SeedSequence, default=None
         Seeds the subsamples that choose the metric and scale (given ``n_clusters``). Each
@@ -789,7 +762,7 @@ def tomato(X, *, n_clusters=None, merge_threshold=None, k=None, density="logDTM"
                      density_k=density_k, dim=dim, metric=metric, subspace=subspace,
                      significance=significance,
                      n_bootstrap=n_bootstrap, random_state=stream,
-                     n_jobs=inner_jobs).fit(item)
+                     n_jobs=inner_jobs, verbose=verbose).fit(item)
         return (est.labels_, est.diagram_) if return_diagram else est.labels_
 
     outputs = map_items(run, items, streams, n_jobs=None if single else n_jobs)

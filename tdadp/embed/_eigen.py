@@ -13,6 +13,9 @@ Three solvers:
 
 The operator is ``(A - shift * (11^T - I)) * scale`` (+ optional diagonal): the
 privacy-adjusted matrix of edgeFlip without ever forming 11^T.
+
+The iterative solvers' steps are products with the graph, which on a large packed graph take
+seconds each: ``verbose=True`` counts them on a progress bar (stderr).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import numpy as np
 import scipy.linalg as la
 import scipy.sparse as sp
 from scipy.sparse.linalg import LinearOperator, eigsh
+from tqdm.auto import tqdm
 
 from ..graphs._packed import PackedAdjacency
 from ..utils._memory import check_memory
@@ -38,6 +42,8 @@ class ShiftedAdjacency:
     ``A`` is dense (any numeric dtype; 0/1 matrices are multiplied in float32, exactly),
     scipy sparse, or a :class:`~tdadp.graphs.PackedAdjacency` (products by a compiled kernel
     over its bits, see :mod:`tdadp.embed._packed_ops`). ``11^T`` is never materialized.
+    ``progress``, when set (an object with ``update(count)``, such as a tqdm bar), is told of
+    every product.
     """
 
     def __init__(self, A, shift=0.0, scale=1.0, diagonal=None):
@@ -45,6 +51,7 @@ class ShiftedAdjacency:
         self.shift = float(shift)
         self.scale = float(scale)
         self.diagonal = diagonal
+        self.progress = None
         if isinstance(A, PackedAdjacency):
             self.A = A
             self.dtype = np.float64
@@ -76,6 +83,8 @@ class ShiftedAdjacency:
         Z *= self.scale
         if self.diagonal is not None:
             Z += self.diagonal[:, None] * Q
+        if self.progress is not None:
+            self.progress.update(1)
         return Z
 
     def row_sums(self):
@@ -192,7 +201,7 @@ def resolve_solver(op, k, solver="auto"):
     return solver
 
 
-def top_eigenpairs(op, k, solver="auto", random_state=0, tol=None):
+def top_eigenpairs(op, k, solver="auto", random_state=0, tol=None, verbose=False):
     """The ``k`` eigenpairs of largest magnitude of a :class:`ShiftedAdjacency`.
 
     Parameters
@@ -208,6 +217,9 @@ def top_eigenpairs(op, k, solver="auto", random_state=0, tol=None):
         Iterative solvers stop when every residual ``|M v - w v|`` is below ``tol`` times
         the largest eigenvalue magnitude (krylov, default 1e-6; float32 products of 0/1
         matrices reach about 2e-7), or at ARPACK's relative accuracy ``tol`` (default 1e-10).
+    verbose : bool, default=False
+        Count the products with the operator on a tqdm bar (stderr); the dense solver is one
+        step. The result does not depend on it.
 
     Returns
     -------
@@ -220,6 +232,22 @@ def top_eigenpairs(op, k, solver="auto", random_state=0, tol=None):
         raise ValueError(f"cannot compute {k} eigenpairs of a {n} x {n} matrix.")
     solver = resolve_solver(op, k, solver)
     rng = np.random.default_rng(random_state)
+    if not verbose:
+        return _solve(op, k, solver, rng, tol)
+    unit = "eigh" if solver == "dense" else "product"
+    with tqdm(desc=f"{k} eigenpairs of {n} nodes ({solver})", unit=unit,
+              total=1 if solver == "dense" else None) as bar:
+        op.progress = bar
+        try:
+            w, V = _solve(op, k, solver, rng, tol)
+        finally:
+            op.progress = None
+        if solver == "dense":
+            bar.update(1)
+    return w, V
+
+
+def _solve(op, k, solver, rng, tol):
     if solver == "dense":
         w, V = _dense_solver(op, k)
     elif solver == "arpack":

@@ -5,10 +5,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from ..graphs._info import graph_guarantee, graph_nodes
+from ..graphs._packed import PackedAdjacency
 from ..io._input import graph_batch
 from ..latent._positions import LatentPositions
 from ..release._flip import flip_probability, implemented_rate
@@ -23,6 +25,9 @@ __all__ = ["adjacency_spectral_embedding", "AdjacencySpectralEmbedding"]
 # Two flip rates are the same release's when they agree to rounding (expit is exact to a few
 # ulps); anything further apart is a different mechanism or budget.
 _RATE_RTOL = 1e-9
+
+# Entries of a dense graph scanned at once for its isolated nodes (16 MB of booleans).
+_COUNT_ENTRIES = 1 << 24
 
 
 def _carried_rate(A):
@@ -73,12 +78,31 @@ def _adjustment(A, adjust, epsilon):
     return rate, 1.0 / signal, rate
 
 
+def _isolated_nodes(A):
+    """Nodes with no edge to another node (a self-loop is not an edge to another node)."""
+    if isinstance(A, PackedAdjacency):
+        return np.asarray(A.degrees()) == 0  # bits of the strict upper triangle only
+    if sp.issparse(A):
+        stored = sp.csr_array(A, copy=True)
+        stored.sum_duplicates()
+        stored.eliminate_zeros()  # an explicit zero is no edge
+        neighbours = np.diff(stored.indptr) - (stored.diagonal() != 0)
+    else:
+        # By blocks of rows: count_nonzero makes a boolean copy of what it counts.
+        n = A.shape[0]
+        step = max(1, _COUNT_ENTRIES // max(n, 1))
+        neighbours = np.concatenate([np.count_nonzero(A[i:i + step], axis=1)
+                                     for i in range(0, n, step)]) - (np.diagonal(A) != 0)
+    return np.asarray(neighbours) == 0
+
+
 def _embed_one(A, n_components, adjust, epsilon, n_elbows, solver, diagonal_augmentation,
-               max_components):
+               max_components, verbose):
     shift, scale, rate = _adjustment(A, adjust, epsilon)
     nodes = graph_nodes(A)
     A = np.asarray(A) if isinstance(A, np.ndarray) else A  # the tags were read above
     n = A.shape[0]
+    isolated = _isolated_nodes(A)
     op = ShiftedAdjacency(A, shift=shift, scale=scale)
     if diagonal_augmentation:
         op.diagonal = op.row_sums() / (n - 1)
@@ -87,22 +111,22 @@ def _embed_one(A, n_components, adjust, epsilon, n_elbows, solver, diagonal_augm
         k = min(k, n - 1)
         # The elbow needs magnitudes to a few digits only: scan loosely, then refine the
         # kept eigenpairs (noise eigenvalues cluster and converge slowly).
-        w, V = top_eigenpairs(op, k, solver, tol=1e-3)
+        w, V = top_eigenpairs(op, k, solver, tol=1e-3, verbose=verbose)
         d = min(zhu_ghodsi_elbows(np.abs(w), n_elbows)[-1], k)
         if resolve_solver(op, k, solver) != "dense":
-            w, V = top_eigenpairs(op, d, solver)
+            w, V = top_eigenpairs(op, d, solver, verbose=verbose)
     else:
         if n_components >= n:
             raise ValueError(f"n_components={n_components} must be smaller than the number "
                              f"of nodes ({n}).")
         d = n_components
-        w, V = top_eigenpairs(op, d, solver)
+        w, V = top_eigenpairs(op, d, solver, verbose=verbose)
     w, V = w[:d], V[:, :d]
     # Positive eigenvalues first (by magnitude), then negative: the I_pq column convention.
     order = np.concatenate([np.flatnonzero(w >= 0), np.flatnonzero(w < 0)])
     w, V = w[order], V[:, order]
     signature = (int(np.sum(w >= 0)), int(np.sum(w < 0)))
-    X = LatentPositions(V * np.sqrt(np.abs(w)), signature=signature)
+    X = LatentPositions(V * np.sqrt(np.abs(w)), signature=signature, isolated=isolated)
     return _Embedded(X, w, signature, rate, nodes)
 
 
@@ -115,10 +139,15 @@ class _Embedded:
         self.X, self.eigenvalues, self.signature = X, eigenvalues, signature
         self.rate, self.nodes = rate, nodes
 
+    def isolated_names(self):
+        """The index labels of the isolated nodes in the pandas output (see get_isolated)."""
+        rows = np.flatnonzero(self.X.isolated)
+        return [self.nodes[i] for i in rows] if self.nodes is not None else rows.tolist()
+
 
 def adjacency_spectral_embedding(A, n_components=None, epsilon=None, *, adjust=None,
                                  n_elbows=2, solver="auto", diagonal_augmentation=False,
-                                 max_components=None, return_eigenvalues=False):
+                                 max_components=None, return_eigenvalues=False, verbose=False):
     """Adjacency spectral embedding (ASE), plain or privacy-adjusted.
 
     ``A ≈ U Λ U^T`` with the ``d`` eigenvalues of largest magnitude; the embedding is
@@ -148,11 +177,14 @@ def adjacency_spectral_embedding(A, n_components=None, epsilon=None, *, adjust=N
         Number of eigenvalues scanned for the elbow; default ``max(2, ceil(log2 n))``.
     return_eigenvalues : bool, default=False
         Also return the eigenvalues (in the column order of the embedding).
+    verbose : bool, default=False
+        Show the eigensolver's progress on stderr (see :class:`AdjacencySpectralEmbedding`).
 
     Returns
     -------
     X_hat : LatentPositions of shape (n, d), or a list of them
-        Columns with positive eigenvalues first; ``X_hat.signature`` is ``(p_hat, q_hat)``.
+        Columns with positive eigenvalues first; ``X_hat.signature`` is ``(p_hat, q_hat)``;
+        ``X_hat.isolated`` marks the nodes with no edge to another node.
     eigenvalues : ndarray of shape (d,), or a list of them
         Only with ``return_eigenvalues=True``.
 
@@ -177,7 +209,7 @@ def adjacency_spectral_embedding(A, n_components=None, epsilon=None, *, adjust=N
     est = AdjacencySpectralEmbedding(
         n_components=n_components, adjust=adjust, epsilon=epsilon, n_elbows=n_elbows,
         solver=solver, diagonal_augmentation=diagonal_augmentation,
-        max_components=max_components)
+        max_components=max_components, verbose=verbose)
     X_hat = est.fit_transform(A)
     return (X_hat, est.eigenvalues_) if return_eigenvalues else X_hat
 
@@ -212,6 +244,11 @@ class AdjacencySpectralEmbedding(TableOutputMixin, ParamsMixin, TransformerMixin
         Eigenvalues scanned for the elbow; default ``max(2, ceil(log2 n))``.
     n_jobs : int, optional
         Graphs of a batch embedded in parallel (threads).
+    verbose : bool or int, default=False
+        Show the eigensolver's progress on stderr: a tqdm bar over its products with the
+        graph (block products of the Krylov solver, the solver of large dense and packed
+        graphs; matrix-vector products of ARPACK; one step for dense LAPACK). Never changes
+        the result.
 
     Attributes
     ----------
@@ -224,6 +261,9 @@ class AdjacencySpectralEmbedding(TableOutputMixin, ParamsMixin, TransformerMixin
         Embedding dimension used.
     flip_probability_ : float or None (a list for a batch)
         The flip rate adjusted for; None for a plain embedding.
+    n_isolated_ : int (a list for a batch)
+        Nodes with no edge to another node: their rows carry no signal (the plain embedding
+        puts them at the origin) and the embedding marks them (see the Notes).
     n_features_in_ : int
         Number of nodes, when every fitted graph has the same (a graph is a pairwise
         matrix: its columns are its nodes).
@@ -234,6 +274,12 @@ class AdjacencySpectralEmbedding(TableOutputMixin, ParamsMixin, TransformerMixin
     on the fitted one); ``fit_transform`` embeds once and records the fitted attributes.
     With ``set_output(transform="pandas")`` each embedding is a DataFrame whose index holds
     the node names of a graph given as networkx or read from an edge list.
+
+    Each embedding marks the isolated nodes of its graph (no edge to another node; a
+    self-loop does not count): ``X_hat.isolated`` is a boolean mask of its rows, and a
+    DataFrame holds their index labels in ``attrs["isolated"]`` (labels stay true through
+    row selections, where pandas copies ``attrs`` unchanged). The clusterers of
+    :mod:`tdadp.cluster` read it and label those rows -1 (noise) with a warning.
 
     References
     ----------
@@ -263,11 +309,12 @@ class AdjacencySpectralEmbedding(TableOutputMixin, ParamsMixin, TransformerMixin
         "diagonal_augmentation": ["boolean"],
         "max_components": [None, "positive_int"],
         "n_jobs": ["n_jobs"],
+        "verbose": ["boolean", "nonnegative_int"],
     }
 
     def __init__(self, n_components=None, adjust=None, epsilon=None, n_elbows=2,
                  solver="auto", diagonal_augmentation=False, max_components=None,
-                 n_jobs=None):
+                 n_jobs=None, verbose=False):
         self.n_components = n_components
         self.adjust = adjust
         self.epsilon = epsilon
@@ -276,6 +323,7 @@ class AdjacencySpectralEmbedding(TableOutputMixin, ParamsMixin, TransformerMixin
         self.diagonal_augmentation = diagonal_augmentation
         self.max_components = max_components
         self.n_jobs = n_jobs
+        self.verbose = verbose
 
     def _embed(self, X):
         self._validate_params()
@@ -288,7 +336,7 @@ class AdjacencySpectralEmbedding(TableOutputMixin, ParamsMixin, TransformerMixin
         results = map_items(
             lambda A: _embed_one(A, self.n_components, self.adjust, epsilon, self.n_elbows,
                                  self.solver, bool(self.diagonal_augmentation),
-                                 self.max_components),
+                                 self.max_components, bool(self.verbose)),
             items, None, self.n_jobs)
         return results, single
 
@@ -312,6 +360,8 @@ class AdjacencySpectralEmbedding(TableOutputMixin, ParamsMixin, TransformerMixin
         self.signature_ = join_batch([r.signature for r in results], single)
         self.n_components_ = join_batch([r.X.shape[1] for r in results], single)
         self.flip_probability_ = join_batch([r.rate for r in results], single)
+        self.n_isolated_ = join_batch([int(np.count_nonzero(r.X.isolated)) for r in results],
+                                      single)
         sizes = {r.X.shape[0] for r in results}
         if len(sizes) == 1:
             # A graph's columns are its nodes: as for scikit-learn's precomputed affinities.
@@ -320,8 +370,10 @@ class AdjacencySpectralEmbedding(TableOutputMixin, ParamsMixin, TransformerMixin
             del self.n_features_in_  # a refit on graphs of different sizes
 
     def _outputs(self, results, single):
-        out = [self._wrap_table(r.X, index=r.nodes, attrs={"signature": r.signature},
-                                columns=self._names(r.X.shape[1])) for r in results]
+        out = [self._wrap_table(r.X, index=r.nodes, columns=self._names(r.X.shape[1]),
+                                attrs={"signature": r.signature,
+                                       "isolated": r.isolated_names()})
+               for r in results]
         return join_batch(out, single)
 
     def transform(self, X):

@@ -3,6 +3,7 @@
 from ._positions import (
     LatentPositions,
     as_latent_matrix,
+    get_isolated,
     get_signature,
 )
 from ._samplers import (
@@ -22,6 +23,7 @@ from ._samplers import (
 __all__ = [
     "LatentPositions",
     "get_signature",
+    "get_isolated",
     "as_latent_matrix",
     "circle",
     "two_circles",

@@ -7,7 +7,7 @@ import scipy.sparse as sp
 
 from ..utils._validation import as_real_array
 
-__all__ = ["LatentPositions", "get_signature", "as_latent_matrix"]
+__all__ = ["LatentPositions", "get_signature", "get_isolated", "as_latent_matrix"]
 
 
 def _check_signature(signature, d):
@@ -36,16 +36,22 @@ class LatentPositions(np.ndarray):
         ``I_pq = diag(1 x p, -1 x q)``. Columns are ordered positive part first.
     labels : ndarray of shape (n,) or None
         Ground-truth memberships (SBM block, circle id), when the model has them.
+    isolated : ndarray of bool of shape (n,) or None
+        The nodes with no edge in the graph they were embedded from (set by
+        :class:`~tdadp.AdjacencySpectralEmbedding`; None when unknown). Their rows carry no
+        signal (the plain embedding puts them at the origin), so the clusterers label them
+        -1 (see :func:`get_isolated`).
 
     Notes
     -----
     Indexing keeps the metadata true to the result. Selecting rows (a slice, integer or
-    boolean index) keeps the signature and selects the same rows of ``labels``. Selecting
-    columns restricts the signature: each kept column keeps its sign, so ``X[:, :2]`` of a
-    signature-(3, 0) matrix has signature (2, 0) and ``X[:, [0, 2]]`` of a (1, 2) matrix has
-    (1, 1). A result that is not a table of whole rows and columns of ``X`` (a row ``X[0]``, a
-    column, a scalar, an element-wise gather), an empty one, or a column selection that puts a
-    negative column before a positive one (no ``(p, q)`` describes it) is a plain ndarray.
+    boolean index) keeps the signature and selects the same rows of ``labels`` and
+    ``isolated``. Selecting columns restricts the signature: each kept column keeps its sign,
+    so ``X[:, :2]`` of a signature-(3, 0) matrix has signature (2, 0) and ``X[:, [0, 2]]`` of
+    a (1, 2) matrix has (1, 1). A result that is not a table of whole rows and columns of
+    ``X`` (a row ``X[0]``, a column, a scalar, an element-wise gather), an empty one, or a
+    column selection that puts a negative column before a positive one (no ``(p, q)``
+    describes it) is a plain ndarray.
     Arithmetic keeps the metadata (``2 * X`` has the same signature); pickling keeps it;
     ``np.asarray(X)`` gives a plain array (do that before reshaping or transposing: numpy
     reshapes views after they are made, so their metadata cannot be corrected).
@@ -62,18 +68,17 @@ class LatentPositions(np.ndarray):
     ('ndarray', 'ndarray')
     """
 
-    def __new__(cls, data, signature=None, labels=None):
+    def __new__(cls, data, signature=None, labels=None, isolated=None):
         obj = as_real_array(data, "latent positions").view(cls)
         if obj.ndim != 2:
             raise ValueError(f"latent positions must be 2-D (n, d), got shape {obj.shape}.")
         n, d = obj.shape
         obj.signature = (d, 0) if signature is None else _check_signature(signature, d)
-        if labels is not None:
-            labels = np.asarray(labels)
-            if labels.shape != (n,):
-                raise ValueError(f"labels must have shape ({n},), one per row of the latent "
-                                 f"positions, got shape {labels.shape}.")
-        obj.labels = labels
+        obj.labels = _check_rows(labels, n, "labels")
+        isolated = _check_rows(isolated, n, "isolated")
+        if isolated is not None and isolated.dtype != bool:
+            raise ValueError(f"isolated must be a boolean mask, got dtype {isolated.dtype}.")
+        obj.isolated = isolated
         return obj
 
     def __array_finalize__(self, obj):
@@ -82,6 +87,7 @@ class LatentPositions(np.ndarray):
         # Views and arithmetic results keep the metadata; indexing corrects it (__getitem__).
         self.signature = getattr(obj, "signature", None)
         self.labels = getattr(obj, "labels", None)
+        self.isolated = getattr(obj, "isolated", None)
 
     def __getitem__(self, key):
         out = super().__getitem__(key)
@@ -97,6 +103,7 @@ class LatentPositions(np.ndarray):
             return out.view(np.ndarray)
         out.signature = (p, len(cols) - p)
         out.labels = None if self.labels is None else self.labels[rows]
+        out.isolated = None if self.isolated is None else self.isolated[rows]
         return out
 
     def _source(self, key, shape):
@@ -114,11 +121,24 @@ class LatentPositions(np.ndarray):
     def __reduce__(self):
         # Keep the metadata through pickling (joblib workers, caches).
         constructor, args, state = super().__reduce__()
-        return constructor, args, (state, self.signature, self.labels)
+        return constructor, args, (state, self.signature, self.labels, self.isolated)
 
     def __setstate__(self, state):
-        base_state, self.signature, self.labels = state
+        # Pickles made before ``isolated`` existed hold three fields.
+        base_state, self.signature, self.labels, *rest = state
+        self.isolated = rest[0] if rest else None
         super().__setstate__(base_state)
+
+
+def _check_rows(values, n, name):
+    """``values`` as an array of one entry a row, or None."""
+    if values is None:
+        return None
+    values = np.asarray(values)
+    if values.shape != (n,):
+        raise ValueError(f"{name} must have shape ({n},), one per row of the latent "
+                         f"positions, got shape {values.shape}.")
+    return values
 
 
 def _carried_signature(X):
@@ -139,6 +159,41 @@ def get_signature(X, signature=None):
     if signature is None:
         signature = _carried_signature(X) or (d, 0)
     return _check_signature(signature, d)
+
+
+def get_isolated(X):
+    """The mask of isolated nodes ``X`` carries, or None.
+
+    A :class:`LatentPositions` carries it as ``X.isolated``; a pandas DataFrame made by the
+    embedding with ``set_output(transform="pandas")`` carries the index labels of its
+    isolated nodes in ``X.attrs["isolated"]`` (labels, not a mask: pandas copies ``attrs``
+    unchanged through row selections, so a mask would no longer match the rows, and a list
+    of names still does). Anything else carries none.
+
+    Parameters
+    ----------
+    X : LatentPositions, pandas DataFrame or array-like
+
+    Returns
+    -------
+    ndarray of bool of shape (n,), or None
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tdadp.latent import LatentPositions, get_isolated
+    >>> X = LatentPositions(np.ones((3, 2)), isolated=[False, True, False])
+    >>> get_isolated(X[1:]).tolist(), get_isolated(np.ones((3, 2)))
+    ([True, False], None)
+    """
+    if isinstance(X, LatentPositions):
+        return None if X.isolated is None else np.asarray(X.isolated, dtype=bool)
+    attrs = getattr(X, "attrs", None)
+    names = attrs.get("isolated") if isinstance(attrs, dict) else None
+    index = getattr(X, "index", None)
+    if names is None or index is None or not hasattr(index, "isin"):
+        return None
+    return np.asarray(index.isin(list(names)), dtype=bool)
 
 
 def as_latent_matrix(X, name="X"):

@@ -221,3 +221,29 @@ def test_latent_positions_survive_pickle():
     np.testing.assert_array_equal(Y.labels, X.labels)
     Z = pickle.loads(pickle.dumps(X[3:, 1:]))
     assert Z.signature == (0, 1) and Z.labels.tolist() == X.labels[3:].tolist()
+
+
+def test_latent_positions_carry_an_isolated_mask_like_labels():
+    mask = np.arange(6) % 3 == 0
+    X = tdadp.LatentPositions(np.arange(12.0).reshape(6, 2), labels=np.arange(6), isolated=mask)
+    assert X[1:].isolated.tolist() == mask[1:].tolist()
+    assert X[mask].isolated.all() and X[[5, 0]].isolated.tolist() == [False, True]
+    assert X[:, :1].isolated.tolist() == mask.tolist()  # a column selection keeps every row
+    assert (2 * X).isolated.tolist() == mask.tolist()
+    Y = pickle.loads(pickle.dumps(X[2:]))
+    assert Y.isolated.tolist() == mask[2:].tolist() and Y.labels.tolist() == [2, 3, 4, 5]
+    assert not hasattr(np.asarray(X), "isolated") and not hasattr(X[0], "isolated")
+    assert tdadp.LatentPositions(X).isolated is None  # a new array starts unmarked
+    with pytest.raises(ValueError, match="isolated must have shape"):
+        tdadp.LatentPositions(X, isolated=[True])
+    with pytest.raises(ValueError, match="boolean mask"):
+        tdadp.LatentPositions(X, isolated=[0, 1, 0, 0, 0, 0])
+
+
+def test_latent_positions_pickled_before_the_isolated_mask_still_load():
+    X = tdadp.LatentPositions(np.ones((3, 2)), labels=[0, 1, 1])
+    constructor, args, (state, signature, labels, _) = X.__reduce__()
+    old = constructor(*args)
+    old.__setstate__((state, signature, labels))  # the three fields of older pickles
+    assert old.isolated is None and old.labels.tolist() == [0, 1, 1]
+    np.testing.assert_array_equal(old, X)
