@@ -12,6 +12,7 @@ from .cluster import (
     ToMATo,
     clustering_scores,
     misclassification_rate,
+    plot_embedding,
     plot_prominence,
     tomato,
 )
@@ -198,6 +199,7 @@ __all__ = [
     "tomato",
     "BICGaussianMixture",
     "plot_prominence",
+    "plot_embedding",
     "make_private_clustering",
     "PrivateClustering",
     "misclassification_rate",
