@@ -11,6 +11,7 @@ from sklearn.pipeline import Pipeline
 from sklearn.utils.validation import check_is_fitted
 
 from ..cluster._gmm import BICGaussianMixture
+from ..cluster._spherical import SCOREClustering, SphericalKMeans
 from ..cluster._tomato import ToMATo
 from ..embed._embedding import AdjacencySpectralEmbedding
 from ..graphs import PackedAdjacency, graph_nodes
@@ -22,7 +23,7 @@ from ..utils._params import Options, ParamsMixin, check_param
 
 __all__ = ["make_private_clustering", "PrivateClustering"]
 
-_CLUSTERERS = ("tomato", "kmeans", "gmm", "spectral")
+_CLUSTERERS = ("tomato", "kmeans", "gmm", "spectral", "spherical", "score")
 
 # The recipe's own arguments, checked when it builds (the steps check theirs again in fit).
 # epsilon = 0 is refused: pure noise leaves the adjusted embedding nothing to recover.
@@ -51,20 +52,24 @@ def make_private_clustering(clusterer="tomato", *, epsilon, n_components=None, n
 
     Parameters
     ----------
-    clusterer : {"tomato", "kmeans", "gmm", "spectral"}, default="tomato"
+    clusterer : {"tomato", "kmeans", "gmm", "spectral", "spherical", "score"}, \
+default="tomato"
         :class:`ToMATo` (geometry and scale chosen from the data), scikit-learn's ``KMeans``
         (``n_init=10``), a Gaussian mixture chosen by BIC over the covariance types (and the
         number of components when ``n_clusters`` is None; :class:`BICGaussianMixture`), the
-        standard for spectral clustering of random dot-product graphs [1]_ [2]_, or
-        scikit-learn's ``SpectralClustering`` with ``affinity="nearest_neighbors"``.
+        standard for spectral clustering of random dot-product graphs [1]_ [2]_,
+        scikit-learn's ``SpectralClustering`` with ``affinity="nearest_neighbors"``, or, for
+        degree-heterogeneous networks, :class:`~tdadp.cluster.SphericalKMeans` (k-means of
+        the row-normalised embedding) or :class:`~tdadp.cluster.SCOREClustering` (Jin's
+        ratios to the leading eigenvector).
     epsilon : float in (0, inf]
         Privacy budget of edgeFlip (the ``mechanism`` step's ``epsilon``).
     n_components : int >= 1 or None, default=None
         Embedding dimension; None chooses it from the scree plot of the release (Zhu and
         Ghodsi's profile likelihood, as :class:`AdjacencySpectralEmbedding` does).
     n_clusters : int >= 1 or None, default=None
-        Number of clusters; None lets ToMATo or the Gaussian mixture choose it (k-means and
-        spectral clustering need it).
+        Number of clusters; None lets ToMATo or the Gaussian mixture choose it (the others
+        need it).
     random_state : None, int, numpy Generator, SeedSequence or "secure"
         Seeds edgeFlip (and the clusterer, when an int); "secure" for a real release.
     accountant : BudgetAccountant or None, default=None
@@ -83,8 +88,8 @@ def make_private_clustering(clusterer="tomato", *, epsilon, n_components=None, n
     ------
     ValueError
         For an unknown ``clusterer``, an ``epsilon`` outside (0, inf], a bad
-        ``n_components``, ``n_clusters``, ``random_state`` or ``accountant``, or k-means / spectral
-        clustering without ``n_clusters``.
+        ``n_components``, ``n_clusters``, ``random_state`` or ``accountant``, or a clusterer
+        other than ToMATo and the Gaussian mixture without ``n_clusters``.
 
     References
     ----------
@@ -138,6 +143,11 @@ def _steps(clusterer, epsilon, n_components, n_clusters, random_state, accountan
             params = dict(n_init=10, random_state=seed)
             params.update(clusterer_params)
             last = KMeans(n_clusters=n_clusters, **params)
+        elif clusterer in ("spherical", "score"):
+            params = dict(random_state=seed)
+            params.update(clusterer_params)
+            cls = SphericalKMeans if clusterer == "spherical" else SCOREClustering
+            last = cls(n_clusters=n_clusters, **params)
         else:
             params = dict(affinity="nearest_neighbors", random_state=seed)
             params.update(clusterer_params)
@@ -158,10 +168,10 @@ class PrivateClustering(TableOutputMixin, ParamsMixin, ClusterMixin, BaseEstimat
     release behind published clusters can be published too, at no further cost in budget.
 
     It is :func:`make_private_clustering` as one estimator: the same steps, built by the same
-    code, give the same labels for the same ``random_state`` (on a release with no isolated
-    node). Nodes with no edge in the release carry no signal for the embedding: they are
-    labelled -1 (noise), with a warning naming how many, and the clusterer sees only the
-    others.
+    code, give the same labels for the same ``random_state``. Nodes with no edge in the
+    release carry no signal for the embedding: they are labelled -1 (noise), with a warning
+    naming how many, and the clusterer sees only the others, whichever it is (in the Pipeline
+    form only ToMATo and the Gaussian mixture read the embedding's mark of them).
 
     Parameters
     ----------
@@ -170,8 +180,9 @@ class PrivateClustering(TableOutputMixin, ParamsMixin, ClusterMixin, BaseEstimat
         unchanged (no privacy: for comparisons only).
     n_clusters : int >= 1 or None, default=None
         Number of clusters; None lets ToMATo (bootstrap-tested count) or the Gaussian mixture
-        (BIC) choose it; k-means and spectral clustering need it.
-    clusterer : {"tomato", "kmeans", "gmm", "spectral"}, default="tomato"
+        (BIC) choose it; the other clusterers need it.
+    clusterer : {"tomato", "kmeans", "gmm", "spectral", "spherical", "score"}, \
+default="tomato"
         As in :func:`make_private_clustering`.
     n_components : int >= 1 or None, default=None
         Embedding dimension; None chooses it from the scree plot of the release.

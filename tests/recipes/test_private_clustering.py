@@ -27,7 +27,8 @@ def polbooks():
     return nx.relabel_nodes(G, {v: f"book {v}" for v in G})
 
 
-@pytest.mark.parametrize("clusterer", ["tomato", "kmeans", "gmm", "spectral"])
+@pytest.mark.parametrize("clusterer", ["tomato", "kmeans", "gmm", "spectral", "spherical",
+                                       "score"])
 def test_same_labels_as_the_pipeline_form(polbooks, clusterer):
     model = PrivateClustering(epsilon=4.0, n_clusters=3, clusterer=clusterer, random_state=7)
     pipe = make_private_clustering(clusterer, epsilon=4.0, n_clusters=3, random_state=7)
