@@ -8,6 +8,7 @@ import math
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
+from tqdm.auto import tqdm
 
 from ..utils._batch import map_items
 from ..utils._output import TableOutputMixin
@@ -55,6 +56,7 @@ _CONSTRAINTS = {
     "log_scale": ["boolean"],
     "n_jobs": ["n_jobs"],
     "metric_params": [None, "dict"],
+    "verbose": ["boolean"],
 }
 
 
@@ -82,8 +84,12 @@ def _resolve_dims(homology_dimensions, diagrams):
     return as_dimensions(homology_dimensions)
 
 
-def _distances(rows, cols, dims, func, params, n_jobs, symmetric):
-    """(len(rows), len(cols), len(dims)) array of distances; ``symmetric``: rows is cols."""
+def _distances(rows, cols, dims, func, params, n_jobs, symmetric, verbose=False):
+    """(len(rows), len(cols), len(dims)) array of distances; ``symmetric``: rows is cols.
+
+    ``verbose``: a progress bar on stderr over the distances (one per pair and dimension),
+    since a certified or Wasserstein distance between large diagrams can take seconds.
+    """
     n, m = len(rows), len(cols)
     if symmetric:
         pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
@@ -91,13 +97,21 @@ def _distances(rows, cols, dims, func, params, n_jobs, symmetric):
         pairs = [(i, j) for i in range(n) for j in range(m)]
     tasks = [(i, j, a) for i, j in pairs for a in range(len(dims))]
 
+    bar = tqdm(total=len(tasks), desc="distances", unit="pair", disable=not verbose)
+
     def one(task):
         i, j, a = task
         k = dims[a]
-        return func(rows[i].select(k), cols[j].select(k), homology_dimension=k, **params)
+        value = func(rows[i].select(k), cols[j].select(k), homology_dimension=k, **params)
+        bar.update()  # tqdm's update is thread-safe (n_jobs runs threads)
+        return value
 
     out = np.zeros((n, m, len(dims)))
-    for (i, j, a), v in zip(tasks, map_items(one, tasks, n_jobs=n_jobs)):
+    try:
+        values = map_items(one, tasks, n_jobs=n_jobs)
+    finally:
+        bar.close()
+    for (i, j, a), v in zip(tasks, values):
         out[i, j, a] = v
         if symmetric:
             out[j, i, a] = v
@@ -129,7 +143,7 @@ def _combine(out, order):
 
 
 def pairwise_distance(X, Y=None, metric="bottleneck", homology_dimensions=(0, 1),
-                      log_scale=False, n_jobs=None, metric_params=None):
+                      log_scale=False, n_jobs=None, metric_params=None, verbose=False):
     """Distance matrices between two collections of diagrams, one per homology dimension.
 
     Function twin of :class:`PairwiseDistance` (see there for the parameters):
@@ -166,12 +180,14 @@ def pairwise_distance(X, Y=None, metric="bottleneck", homology_dimensions=(0, 1)
     """
     validate_params(_CONSTRAINTS, dict(metric=metric, homology_dimensions=homology_dimensions,
                                        log_scale=log_scale, n_jobs=n_jobs,
-                                       metric_params=metric_params), "pairwise_distance")
+                                       metric_params=metric_params, verbose=verbose),
+                    "pairwise_distance")
     func, params = _metric(metric, metric_params)
     rows = _as_diagrams(X, log_scale)
     cols = rows if Y is None else _as_diagrams(Y, log_scale)
     dims = _resolve_dims(homology_dimensions, rows + ([] if Y is None else cols))
-    out = _distances(rows, cols, dims, func, params, n_jobs, symmetric=Y is None)
+    out = _distances(rows, cols, dims, func, params, n_jobs, symmetric=Y is None,
+                     verbose=verbose)
     return {k: out[:, :, a] for a, k in enumerate(dims)}
 
 
@@ -223,6 +239,8 @@ class PairwiseDistance(TableOutputMixin, ParamsMixin, TransformerMixin, BaseEsti
     metric_params : dict, optional
         Keyword arguments of the metric (e.g. ``{"order": 2}`` for Wasserstein,
         ``{"tol": 1e-3, "method": "certified"}`` for the shift-invariant bottleneck).
+    verbose : bool, default=False
+        A progress bar (tqdm, on stderr) over the distances computed; results are the same.
 
     Attributes
     ----------
@@ -269,13 +287,14 @@ class PairwiseDistance(TableOutputMixin, ParamsMixin, TransformerMixin, BaseEsti
     _parameter_constraints = _CONSTRAINTS
 
     def __init__(self, metric="bottleneck", homology_dimensions=(0, 1), order=2,
-                 log_scale=False, n_jobs=None, metric_params=None):
+                 log_scale=False, n_jobs=None, metric_params=None, verbose=False):
         self.metric = metric
         self.homology_dimensions = homology_dimensions
         self.order = order
         self.log_scale = log_scale
         self.n_jobs = n_jobs
         self.metric_params = metric_params
+        self.verbose = verbose
 
     def fit(self, X, y=None):
         """Store the reference diagrams.
@@ -372,6 +391,6 @@ class PairwiseDistance(TableOutputMixin, ParamsMixin, TransformerMixin, BaseEsti
     def _output(self, rows, symmetric):
         func, params = _metric(self.metric, self.metric_params)
         out = _distances(rows, self.diagrams_, self.homology_dimensions_, func, params,
-                         self.n_jobs, symmetric)
+                         self.n_jobs, symmetric, bool(self.verbose))
         out = _combine(out, self._order())
         return self._wrap_table(out) if out.ndim == 2 else out

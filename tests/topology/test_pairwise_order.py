@@ -148,3 +148,22 @@ def test_pandas_output_of_several_dimensions_combined():
     np.testing.assert_array_equal(out.to_numpy(), PairwiseDistance().fit(Ds).transform(Ds[:2]))
     with config_context(transform_output="pandas"):
         assert isinstance(PairwiseDistance(order=1).fit_transform(Ds), pd.DataFrame)
+
+
+def test_verbose_shows_progress_and_changes_nothing(capsys):
+    from tdadp.topology import PairwiseDistance, PersistenceDiagram, pairwise_distance
+
+    rng = np.random.default_rng(0)
+    diagrams = [PersistenceDiagram({0: np.sort(rng.random((5, 2)), axis=1),
+                                    1: np.sort(rng.random((4, 2)), axis=1)}) for _ in range(4)]
+    params = dict(metric="shift_invariant_bottleneck", metric_params={"tol": 1e-2})
+    quiet = PairwiseDistance(**params).fit_transform(diagrams)
+    assert capsys.readouterr().err == ""
+    loud = PairwiseDistance(**params, verbose=True, n_jobs=2).fit_transform(diagrams)
+    err = capsys.readouterr().err
+    assert "distances" in err and "12/12" in err  # 6 pairs x 2 dimensions
+    np.testing.assert_array_equal(quiet, loud)
+    twin = pairwise_distance(diagrams, **params, verbose=True)
+    assert "12/12" in capsys.readouterr().err
+    # the estimator scales by the larger distance before squaring: equal up to rounding
+    np.testing.assert_allclose(np.sqrt(twin[0] ** 2 + twin[1] ** 2), quiet, rtol=1e-14)
