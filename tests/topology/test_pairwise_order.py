@@ -108,22 +108,8 @@ def test_bad_order_is_refused(bad):
         est.transform(Ds)
 
 
-def _clouds(n_clouds=20, n_points=50, seed=0):
-    rng = np.random.default_rng(seed)
-    clouds, labels = [], []
-    for i in range(n_clouds):
-        if i % 2:
-            t = rng.uniform(0, 2 * np.pi, n_points)
-            X = np.c_[np.cos(t), np.sin(t)] + rng.normal(0, 0.1, (n_points, 2))
-        else:
-            X = rng.normal(0, 0.6, (n_points, 2))
-        clouds.append(X)
-        labels.append(i % 2)
-    return clouds, np.array(labels)
-
-
-def test_precomputed_nearest_neighbours_after_the_default_on_two_dimensions():
-    clouds, y = _clouds()
+def test_precomputed_nearest_neighbours_after_the_default_on_two_dimensions(make_clouds):
+    clouds, y = make_clouds(n_points=50)
     pipe = make_pipeline(PersistentHomology(complex="alpha", homology_dimensions=(0, 1)),
                          PairwiseDistance(),
                          KNeighborsClassifier(n_neighbors=1, metric="precomputed"))

@@ -20,21 +20,6 @@ from sklearn.pipeline import make_pipeline
 from tdadp.topology import PairwiseDistance, PersistentHomology, pairwise_distance
 
 
-def circles_and_blobs(n_clouds=20, n_points=60, seed=0):
-    """Noisy circles (label 1, one long H1 bar) and Gaussian blobs (label 0, none)."""
-    rng = np.random.default_rng(seed)
-    clouds, labels = [], []
-    for i in range(n_clouds):
-        if i % 2:
-            t = rng.uniform(0, 2 * np.pi, n_points)
-            X = np.c_[np.cos(t), np.sin(t)] + rng.normal(0, 0.1, (n_points, 2))
-        else:
-            X = rng.normal(0, 0.6, (n_points, 2))
-        clouds.append(X)
-        labels.append(i % 2)
-    return clouds, np.array(labels)
-
-
 def _classifier():
     return make_pipeline(PersistentHomology(complex="alpha", homology_dimensions=1),
                          PairwiseDistance(homology_dimensions=1),
@@ -42,15 +27,15 @@ def _classifier():
 
 
 @pytest.mark.parametrize("container", [list, np.stack], ids=["list", "3-D array"])
-def test_cross_validated_nearest_neighbour_on_diagrams_beats_chance(container):
-    clouds, y = circles_and_blobs()
+def test_cross_validated_nearest_neighbour_on_diagrams_beats_chance(container, make_clouds):
+    clouds, y = make_clouds()
     scores = cross_val_score(_classifier(), container(clouds), y, cv=5)
     assert scores.shape == (5,)
     assert scores.mean() >= 0.9  # chance is 0.5 on these balanced classes
 
 
-def test_transform_is_test_by_train_distances():
-    clouds, y = circles_and_blobs(n_clouds=8)
+def test_transform_is_test_by_train_distances(make_clouds):
+    clouds, y = make_clouds(n_clouds=8)
     pipe = _classifier().fit(clouds[:6], y[:6])
     D = pipe[:-1].transform(clouds[6:])
     assert D.shape == (2, 6)
@@ -62,8 +47,8 @@ def test_transform_is_test_by_train_distances():
     np.testing.assert_array_equal(pipe.predict(clouds[6:]), y[6:])
 
 
-def test_fit_transform_feeds_mds_and_agglomerative_clustering():
-    clouds, y = circles_and_blobs(n_clouds=12)
+def test_fit_transform_feeds_mds_and_agglomerative_clustering(make_clouds):
+    clouds, y = make_clouds(n_clouds=12)
     diagrams = PersistentHomology(complex="alpha", homology_dimensions=1).fit_transform(clouds)
     D = PairwiseDistance(homology_dimensions=1).fit_transform(diagrams)
     assert D.shape == (12, 12)
@@ -77,8 +62,8 @@ def test_fit_transform_feeds_mds_and_agglomerative_clustering():
     assert Z.shape == (12, 2) and np.isfinite(Z).all()
 
 
-def test_order_none_stacks_several_dimensions_on_the_last_axis():
-    clouds, _ = circles_and_blobs(n_clouds=4)
+def test_order_none_stacks_several_dimensions_on_the_last_axis(make_clouds):
+    clouds, _ = make_clouds(n_clouds=4)
     diagrams = PersistentHomology(complex="alpha").fit_transform(clouds)
     est = PairwiseDistance(homology_dimensions=(1, 0), order=None)
     out = est.fit(diagrams).transform(diagrams[:3])
@@ -91,8 +76,8 @@ def test_order_none_stacks_several_dimensions_on_the_last_axis():
     assert est.transform(diagrams[0]).shape == (1, 4, 2)
 
 
-def test_pandas_output_for_one_dimension_names_the_fitted_diagrams():
-    clouds, y = circles_and_blobs(n_clouds=6)
+def test_pandas_output_for_one_dimension_names_the_fitted_diagrams(make_clouds):
+    clouds, y = make_clouds(n_clouds=6)
     diagrams = PersistentHomology(complex="alpha", homology_dimensions=1).fit_transform(clouds)
     est = PairwiseDistance(homology_dimensions=1).set_output(transform="pandas")
     out = est.fit(diagrams).transform(diagrams[:2])
@@ -113,8 +98,8 @@ def test_pandas_output_for_one_dimension_names_the_fitted_diagrams():
                           pd.DataFrame)
 
 
-def test_pandas_output_of_the_3d_array_is_refused_clearly():
-    clouds, _ = circles_and_blobs(n_clouds=4)
+def test_pandas_output_of_the_3d_array_is_refused_clearly(make_clouds):
+    clouds, _ = make_clouds(n_clouds=4)
     diagrams = PersistentHomology(complex="alpha").fit_transform(clouds)
     est = PairwiseDistance(order=None).set_output(transform="pandas")
     with pytest.raises(ValueError, match="3-D array"):
