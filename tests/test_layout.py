@@ -94,8 +94,16 @@ import sklearn.pipeline, sklearn.cluster, sklearn.neighbors, joblib, gudhi, rips
 import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot
-failed = []
+# One forked child per module, as many at once as there are cores.
+failed, running = [], {}
+def reap():
+    pid, status = os.wait()
+    if status:
+        failed.append(running[pid])
+    del running[pid]
 for name in sys.argv[1:]:
+    if len(running) >= (os.cpu_count() or 1):
+        reap()
     pid = os.fork()
     if pid == 0:
         try:
@@ -104,9 +112,9 @@ for name in sys.argv[1:]:
             print(f"{name}: {type(exc).__name__}: {exc}", flush=True)
             os._exit(1)
         os._exit(0)
-    _, status = os.waitpid(pid, 0)
-    if status:
-        failed.append(name)
+    running[pid] = name
+while running:
+    reap()
 sys.exit(1 if failed else 0)
 """
 
