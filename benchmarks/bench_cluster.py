@@ -14,7 +14,9 @@ from sklearn.cluster import KMeans
 from sklearn.metrics import adjusted_rand_score
 
 from benchmarks._common import best_of
+from tdadp import PrivateClustering, from_networkx
 from tdadp.cluster import ToMATo
+from tdadp.datasets import load_polblogs, load_polbooks
 
 
 def _mixture(n, dim, seed):
@@ -75,6 +77,7 @@ def main(argv=None):
                   f"{adjusted_rand_score(y[core], km[core]):7.3f}", flush=True)
     _defaults(sizes=(2_000,) if args.quick else (10_000, 100_000, 1_000_000))
     _automatic(sizes=(2_000,) if args.quick else (10_000, 100_000, 1_000_000))
+    _real_network(quick=args.quick)
 
 
 def _defaults(sizes):
@@ -108,6 +111,30 @@ def _automatic(sizes):
         print(f"{n:>9} | {t:7.2f} | {est.n_clusters_:>8} {str(est.significant_):>11} "
               f"{est.metric_:>9} | {adjusted_rand_score(y[core], est.labels_[core]):6.3f}",
               flush=True)
+
+
+def _real_network(quick):
+    """PrivateClustering on a real network, one release per fit (target: <= 2 s a release
+    on polblogs, 1,222 nodes, on 2 cores): release, adjusted embedding and clusterer."""
+    name, G = (("polbooks", load_polbooks()) if quick
+               else ("polblogs", load_polblogs(largest_component=True)))
+    A = from_networkx(G)
+    k = len({G.nodes[v]["label"] for v in G})
+    releases = 2 if quick else 5
+    print(f"\nPrivateClustering(epsilon=4) on {name} ({A.shape[0]} nodes, K={k}): seconds per "
+          f"release (fit = release + embedding + clustering), median and max of {releases}")
+    print(f"{'clusterer':>22} | {'median s':>8} {'max s':>7}")
+    cases = [(c, k) for c in ("tomato", "kmeans", "gmm", "spectral", "spherical", "score")]
+    cases.append(("tomato", None))
+    for clusterer, n_clusters in cases:
+        times = []
+        for r in range(releases):
+            model = PrivateClustering(epsilon=4.0, n_clusters=n_clusters, clusterer=clusterer,
+                                      random_state=r)
+            _, t = best_of(lambda model=model: model.fit(A), repeat=1)
+            times.append(t)
+        label = clusterer + (" (count tested)" if n_clusters is None else "")
+        print(f"{label:>22} | {np.median(times):8.2f} {max(times):7.2f}", flush=True)
 
 
 if __name__ == "__main__":
