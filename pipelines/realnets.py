@@ -31,6 +31,7 @@ from tdadp.datasets import (
     load_polblogs,
     load_polbooks,
 )
+from tdadp.graphs import isolated_nodes
 
 from ._common import (
     REPLICATES,
@@ -123,7 +124,7 @@ def run_task(params, config, seed):
     steps = _pipeline("kmeans", eps, k, flip_seed)
     release = steps[0].fit_transform(A)
     # Nodes with no edge in the release carry no signal: every method leaves them out.
-    active = np.flatnonzero(np.asarray(abs(release).sum(axis=1)).ravel() > 0)
+    active = np.flatnonzero(~isolated_nodes(release))
     embedding = np.asarray(steps[1].fit_transform(release))[active]
     y = y[active]
     out = {"n_nodes": int(A.shape[0]), "n_clustered": int(active.size), "k_true": k,

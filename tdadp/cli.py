@@ -54,7 +54,7 @@ from .experiments import (
     list_experiments,
     run_experiment,
 )
-from .graphs import PackedAdjacency, graph_guarantee, graph_nodes, tag_graph
+from .graphs import PackedAdjacency, graph_guarantee, graph_nodes, isolated_nodes, tag_graph
 from .io import load_packed, load_release, read_edgelist, save_release, sidecar_path
 from .io._edgelist import DIRECTED_POLICIES, DirectedEdgesError, strip_comment
 from .release import EdgeFlip, LaplaceFlip
@@ -439,8 +439,7 @@ def _cluster(args):
     out = _check_out(args.out, args.overwrite, [src, sidecar_path(src)])
     G = _load(src)
     n = G.shape[0]
-    degrees = G.degrees() if isinstance(G, PackedAdjacency) else G.getnnz(axis=1)
-    keep = np.flatnonzero(np.asarray(degrees) > 0)
+    keep = np.flatnonzero(~isolated_nodes(G))
     if args.n_clusters is not None and args.n_clusters > keep.size:
         raise _InputError(f"--n-clusters {args.n_clusters} is more than the release's "
                           f"{keep.size} nodes with an edge")

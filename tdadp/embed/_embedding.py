@@ -5,12 +5,11 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from ..graphs._info import graph_guarantee, graph_nodes
-from ..graphs._packed import PackedAdjacency
+from ..graphs._isolated import isolated_nodes
 from ..io._input import graph_batch
 from ..latent._positions import LatentPositions
 from ..release._flip import flip_probability, implemented_rate
@@ -25,9 +24,6 @@ __all__ = ["adjacency_spectral_embedding", "AdjacencySpectralEmbedding"]
 # Two flip rates are the same release's when they agree to rounding (expit is exact to a few
 # ulps); anything further apart is a different mechanism or budget.
 _RATE_RTOL = 1e-9
-
-# Entries of a dense graph scanned at once for its isolated nodes (16 MB of booleans).
-_COUNT_ENTRIES = 1 << 24
 
 
 def _carried_rate(A):
@@ -78,31 +74,13 @@ def _adjustment(A, adjust, epsilon):
     return rate, 1.0 / signal, rate
 
 
-def _isolated_nodes(A):
-    """Nodes with no edge to another node (a self-loop is not an edge to another node)."""
-    if isinstance(A, PackedAdjacency):
-        return np.asarray(A.degrees()) == 0  # bits of the strict upper triangle only
-    if sp.issparse(A):
-        stored = sp.csr_array(A, copy=True)
-        stored.sum_duplicates()
-        stored.eliminate_zeros()  # an explicit zero is no edge
-        neighbours = np.diff(stored.indptr) - (stored.diagonal() != 0)
-    else:
-        # By blocks of rows: count_nonzero makes a boolean copy of what it counts.
-        n = A.shape[0]
-        step = max(1, _COUNT_ENTRIES // max(n, 1))
-        neighbours = np.concatenate([np.count_nonzero(A[i:i + step], axis=1)
-                                     for i in range(0, n, step)]) - (np.diagonal(A) != 0)
-    return np.asarray(neighbours) == 0
-
-
 def _embed_one(A, n_components, adjust, epsilon, n_elbows, solver, diagonal_augmentation,
                max_components, verbose):
     shift, scale, rate = _adjustment(A, adjust, epsilon)
     nodes = graph_nodes(A)
     A = np.asarray(A) if isinstance(A, np.ndarray) else A  # the tags were read above
     n = A.shape[0]
-    isolated = _isolated_nodes(A)
+    isolated = isolated_nodes(A)
     op = ShiftedAdjacency(A, shift=shift, scale=scale)
     if diagonal_augmentation:
         op.diagonal = op.row_sums() / (n - 1)

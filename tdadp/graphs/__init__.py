@@ -15,6 +15,9 @@ from ._info import (
     graph_nodes,
     tag_graph,
 )
+from ._isolated import (
+    isolated_nodes,
+)
 from ._packed import (
     PackedAdjacency,
     packed_layout,
@@ -28,6 +31,7 @@ __all__ = [
     "tag_graph",
     "graph_nodes",
     "graph_guarantee",
+    "isolated_nodes",
     "PackedAdjacency",
     "packed_layout",
 ]

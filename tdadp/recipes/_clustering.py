@@ -14,7 +14,7 @@ from ..cluster._gmm import BICGaussianMixture
 from ..cluster._spherical import SCOREClustering, SphericalKMeans
 from ..cluster._tomato import ToMATo
 from ..embed._embedding import AdjacencySpectralEmbedding
-from ..graphs import PackedAdjacency, graph_nodes
+from ..graphs import graph_nodes, isolated_nodes
 from ..io import one_graph
 from ..release._base import ACCOUNTANT_RULE
 from ..release._flip import EdgeFlip
@@ -285,9 +285,7 @@ default="tomato"
         mechanism.set_output(transform="default")
         embedder.set_output(transform="default")
         release = mechanism.fit_transform(G)
-        degrees = release.degrees() if isinstance(release, PackedAdjacency) else (
-            np.asarray(abs(release).sum(axis=1)).ravel())
-        isolated = np.asarray(degrees) == 0
+        isolated = isolated_nodes(release)
         active = np.flatnonzero(~isolated)
         if self.n_clusters is not None and self.n_clusters > active.size:
             raise ValueError(f"n_clusters={self.n_clusters} is more than the {active.size} "

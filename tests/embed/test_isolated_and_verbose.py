@@ -16,8 +16,8 @@ from tdadp import (
     sample_grdpg,
 )
 from tdadp.datasets import load_polbooks
-from tdadp.embed import _embedding as embedding_module
 from tdadp.graphs import PackedAdjacency
+from tdadp.graphs import _isolated as isolated_module
 from tdadp.latent import LatentPositions, get_isolated
 
 ISOLATED = ["isolated 1", "isolated 2", "isolated 3"]
@@ -142,5 +142,5 @@ def test_a_dense_graph_is_scanned_by_blocks_of_rows(monkeypatch):
     A = U + U.T
     A[[2, 29]] = 0
     A[:, [2, 29]] = 0
-    monkeypatch.setattr(embedding_module, "_COUNT_ENTRIES", 70)  # two rows a block
+    monkeypatch.setattr(isolated_module, "_COUNT_ENTRIES", 70)  # two rows a block
     assert np.flatnonzero(adjacency_spectral_embedding(A, 2).isolated).tolist() == [2, 29]
