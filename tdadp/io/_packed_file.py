@@ -61,7 +61,7 @@ from ..dp._guarantee import NotAGuarantee, PrivacyGuarantee
 from ..graphs._info import graph_guarantee, graph_nodes
 from ..graphs._packed import PackedAdjacency, n_words, unused_bits
 from ..utils._memory import check_memory
-from ._text import DuplicateKeyError, clip, strict_json, tdadp_version
+from ._text import DuplicateKeyError, clip, file_path, strict_json, tdadp_version
 
 __all__ = ["save_packed", "load_packed", "PACKED_FORMAT"]
 
@@ -185,7 +185,7 @@ def save_packed(path, A):
         raise ValueError(f"save_packed writes a PackedAdjacency, got {type(A).__name__}; "
                          "release with output='packed' or build one with "
                          "PackedAdjacency.from_dense or from_sparse.")
-    _check_path(path)
+    file_path(path)
     nodes = _node_names(graph_nodes(A))
     guarantee = _guarantee_dict(graph_guarantee(A))
     if nodes is not None and len(nodes) != A.n:
@@ -213,14 +213,6 @@ def save_packed(path, A):
 
 def _damaged(path, what):
     return ValueError(f"{path}: {what} (the file is damaged or was altered).")
-
-
-def _check_path(path):
-    if not isinstance(path, (str, bytes, os.PathLike)):
-        raise TypeError(f"path must be a file name (a str or path-like), got "
-                        f"{type(path).__name__}.")
-    if not os.fspath(path):
-        raise ValueError("path must be a file name, got an empty one.")
 
 
 _FIELDS = ("format", "layout", "byteorder", "n", "n_words", "tdadp_version", "sha256",
@@ -388,7 +380,7 @@ def load_packed(path):
     >>> P.n, P.count_edges(), P.nodes, P.guarantee is None
     (3, 1, ['a', 'b', 'c'], True)
     """
-    _check_path(path)
+    file_path(path)
     path = Path(os.fsdecode(path))
     with open(path, "rb") as fh:
         size = os.fstat(fh.fileno()).st_size

@@ -73,7 +73,7 @@ from ..graphs._packed import PackedAdjacency
 from ..utils._memory import check_memory
 from ._input import one_graph
 from ._packed_file import load_packed, save_packed
-from ._text import DuplicateKeyError, clip, strict_json, tdadp_version
+from ._text import DuplicateKeyError, clip, file_path, strict_json, tdadp_version
 
 __all__ = ["save_release", "load_release", "RELEASE_FORMAT", "RELEASE_VERSION",
            "sidecar_path", "MAX_NAME"]
@@ -113,17 +113,8 @@ def sidecar_path(path):
     >>> sidecar_path("out/release.csv").name
     'release.csv.json'
     """
-    path = _as_path(path)
+    path = file_path(path)
     return path.with_name(path.name + ".json")
-
-
-def _as_path(path):
-    if not isinstance(path, (str, bytes, os.PathLike)):
-        raise TypeError(f"path must be a file name (a str or path-like), got "
-                        f"{type(path).__name__}.")
-    if not os.fspath(path):
-        raise ValueError("path must be a file name, got an empty one.")
-    return Path(os.fsdecode(path))
 
 
 
@@ -444,7 +435,7 @@ def save_release(path, G, *, overwrite=False, allow_unreleased=False):
     >>> C.shape, C.nodes, C.guarantee == B.guarantee
     ((4, 4), [0, 1, 2, 3], True)
     """
-    path = _as_path(path)
+    path = file_path(path)
     for attr, value in (("overwrite", overwrite), ("allow_unreleased", allow_unreleased)):
         if not isinstance(value, (bool, np.bool_)):
             raise TypeError(f"{attr} must be a bool, got {type(value).__name__}.")
@@ -585,7 +576,7 @@ def load_release(path, *, sparse=True):
     >>> C == B, C.nodes, C.guarantee == B.guarantee
     (True, ['a', 'b', 'c'], True)
     """
-    path = _as_path(path)
+    path = file_path(path)
     if not isinstance(sparse, (bool, np.bool_)):
         raise TypeError(f"sparse must be a bool, got {type(sparse).__name__}.")
     d, guarantee, index = _read_sidecar(path)

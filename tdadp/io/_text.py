@@ -1,11 +1,24 @@
-"""Small text helpers of the file formats: clipped quotes, strict JSON, the writer's version."""
+"""Small helpers of the file formats: the path checked, clipped quotes, strict JSON, the
+writer's version."""
 
 from __future__ import annotations
 
 import json
+import os
 from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
 
-__all__ = ["clip", "DuplicateKeyError", "strict_json", "tdadp_version"]
+__all__ = ["file_path", "clip", "DuplicateKeyError", "strict_json", "tdadp_version"]
+
+
+def file_path(path):
+    """``path`` as a Path, after refusing what is not a file name (TypeError) or is empty."""
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        raise TypeError(f"path must be a file name (a str or path-like), got "
+                        f"{type(path).__name__}.")
+    if not os.fspath(path):
+        raise ValueError("path must be a file name, got an empty one.")
+    return Path(os.fsdecode(path))
 
 
 def clip(text, limit=80):
