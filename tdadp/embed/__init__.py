@@ -17,6 +17,7 @@ from ._eigen import (
 from ._embedding import (
     AdjacencySpectralEmbedding,
     adjacency_spectral_embedding,
+    adjusted_adjacency,
 )
 
 __all__ = [
@@ -26,6 +27,7 @@ __all__ = [
     "SOLVERS",
     "zhu_ghodsi_elbows",
     "adjacency_spectral_embedding",
+    "adjusted_adjacency",
     "AdjacencySpectralEmbedding",
     "procrustes_align",
     "gram_error",

@@ -74,6 +74,41 @@ def _adjustment(A, adjust, epsilon):
     return rate, 1.0 / signal, rate
 
 
+def adjusted_adjacency(A, epsilon=None):
+    """The privacy-adjusted adjacency of a release, as an operator (never a dense copy).
+
+    ``(A - pi (11^T - I)) / (1 - 2 pi)`` with the flip rate ``pi`` read from the release
+    ``A`` carries, else from ``epsilon``; ``A`` itself (``pi = 0``) for a graph whose rate is
+    unknown and no ``epsilon`` (a graph that was not released). Its products are those the
+    embedding takes: dense, sparse and packed graphs alike.
+
+    Parameters
+    ----------
+    A : ndarray, scipy sparse matrix or PackedAdjacency of shape (n, n)
+        One checked graph (see :func:`tdadp.io.one_graph`).
+    epsilon : float in (0, inf] or None, default=None
+        The edgeFlip budget of a release that does not carry its guarantee.
+
+    Returns
+    -------
+    ShiftedAdjacency
+        With ``shift`` the flip rate and ``scale`` ``1 / (1 - 2 pi)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tdadp import edge_flip
+    >>> from tdadp.embed import adjusted_adjacency
+    >>> A = edge_flip(np.zeros((4, 4), dtype=np.int8), 1.0, random_state=0)
+    >>> op = adjusted_adjacency(A)
+    >>> round(op.shift, 4), round(op.scale, 4)
+    (0.2689, 2.1640)
+    """
+    rate, _ = _carried_rate(A)
+    shift, scale, _ = _adjustment(A, rate is not None or epsilon is not None, epsilon)
+    return ShiftedAdjacency(A, shift=shift, scale=scale)
+
+
 def _embed_one(A, n_components, adjust, epsilon, n_elbows, solver, diagonal_augmentation,
                max_components, verbose):
     shift, scale, rate = _adjustment(A, adjust, epsilon)
