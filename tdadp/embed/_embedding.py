@@ -102,7 +102,7 @@ def adjusted_adjacency(A, epsilon=None):
     >>> A = edge_flip(np.zeros((4, 4), dtype=np.int8), 1.0, random_state=0)
     >>> op = adjusted_adjacency(A)
     >>> round(op.shift, 4), round(op.scale, 4)
-    (0.2689, 2.1640)
+    (0.2689, 2.164)
     """
     rate, _ = _carried_rate(A)
     shift, scale, _ = _adjustment(A, rate is not None or epsilon is not None, epsilon)
