@@ -9,6 +9,7 @@ estimator with a function twin, and maps one item or a batch of items.
 from . import datasets as datasets  # the loaders: tdadp.datasets.load_*
 from .cluster import (
     BICGaussianMixture,
+    BlockModelClustering,
     ToMATo,
     clustering_scores,
     misclassification_rate,
@@ -198,6 +199,7 @@ __all__ = [
     "ToMATo",
     "tomato",
     "BICGaussianMixture",
+    "BlockModelClustering",
     "plot_prominence",
     "plot_embedding",
     "make_private_clustering",

@@ -83,6 +83,10 @@ ESTIMATORS = {
     "ToMATo": (tdadp.ToMATo(), lambda e: e.fit_predict(_CLOUD)),
     "BICGaussianMixture": (tdadp.BICGaussianMixture(max_clusters=3, random_state=0),
                            lambda e: e.fit_predict(_CLOUD)),
+    "BlockModelClustering": (tdadp.BlockModelClustering(n_clusters=2,
+                                                        candidates=("kmeans", "spherical"),
+                                                        random_state=0),
+                             lambda e: e.fit_predict(_GRAPH)),
 }
 
 CASES = [(name, param) for name, (est, _) in ESTIMATORS.items()
@@ -147,6 +151,10 @@ GRAPH_ENTRY_POINTS = {
     "project_max_degree": lambda A: tdadp.project_max_degree(A, 3),
     "to_networkx": lambda A: tdadp.to_networkx(A),
     "audit": lambda A: tdadp.audit(tdadp.EdgeFlip(1.0), A, A, n_trials=10),
+    "BlockModelClustering": lambda A: tdadp.BlockModelClustering(
+        n_clusters=2, candidates=("kmeans",), random_state=0).fit(A),
+    "block_model_loglik": lambda A: tdadp.cluster.block_model_loglik(
+        A, np.zeros(np.shape(A)[0] if np.ndim(A) == 2 else 1, dtype=int)),
 }
 
 # The embedding takes weighted graphs, so weights are not an error there.

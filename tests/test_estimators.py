@@ -16,6 +16,7 @@ ESTIMATORS = [
     LaplaceFlip(1.0, random_state=0),
     AdjacencySpectralEmbedding(n_components=2, epsilon=1.0),
     tdadp.PrivateClustering(epsilon=2.0, n_clusters=2, random_state=0),
+    tdadp.BlockModelClustering(n_clusters=2, random_state=0),
 ]
 
 # The checks that do not feed tabular (n_samples, n_features) data: our samples are whole

@@ -1,0 +1,329 @@
+"""Clustering a (released) network by the partition under which it is most likely.
+
+No one clusterer of the spectral embedding suits every network: where the degrees vary within
+a community (a degree-corrected block model) the nodes of a community lie along a ray and
+k-means or a Gaussian mixture splits them by degree, while the direction clusterers
+(spherical k-means, SCORE) merge communities that differ in how much, not how, they connect;
+density modes (ToMATo) win on some networks and lose on others. Which case a network is in
+is a property of the network, and the release can say it: :class:`BlockModelClustering` fits
+several clusterers to the privacy-adjusted embedding and keeps the partition whose
+degree-corrected block model explains the release best.
+
+The score of a partition is Karrer and Newman's profile log-likelihood of the
+degree-corrected block model [1]_, ``sum_rs m_rs log(m_rs / (kappa_r kappa_s))``, computed on
+the *privacy-adjusted* block counts ``m = Z^T (A - pi (11^T - I)) Z / (1 - 2 pi)`` (unbiased
+for the counts of the private graph; negative estimates, noise in sparse blocks, count as 0)
+and ``kappa_r = sum_s m_rs``. It needs ``K`` products with the release (``O(edges x K)``), so
+the choice costs little beside the embedding. Partitions are compared at the same ``K``, so
+the score needs no penalty.
+
+Why this criterion (measured on 13 real labelled networks, eps 4, 8 and inf): chosen on
+five (polbooks, karate, a football schedule, a connectome, a school) against subsample
+stability, the plain block model's likelihood, held-out edges and consensus, and reported on
+eight others, it was the only rule within 0.05 ARI of the best single clusterer everywhere
+except the two connectomes, whose cell types are not degree-corrected blocks (the
+likelihood of the labelled cell types themselves is below that of the partition it picks).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from scipy.special import xlogy
+from sklearn.base import BaseEstimator, ClusterMixin
+
+from ..embed._embedding import AdjacencySpectralEmbedding, adjusted_adjacency
+from ..graphs import graph_guarantee
+from ..io import one_graph
+from ..utils._params import ParamsMixin
+from ..utils._random import check_random_state, stage_tag
+from ._candidates import EMBEDDING_CLUSTERERS, make_clusterer
+from ._input import NOISE
+
+__all__ = ["BlockModelClustering", "block_model_loglik", "DEFAULT_CANDIDATES"]
+
+# SCORE is left out by default: on every network where it was competitive spherical k-means
+# was within 0.02 of it, and its ratios blow up for nodes near the leading eigenvector's zero.
+DEFAULT_CANDIDATES = ("tomato", "kmeans", "gmm", "spectral", "spherical")
+
+
+def _profile_loglik(operator, labels):
+    """Karrer-Newman profile log-likelihood of ``labels`` (-1: left out) on ``operator``."""
+    kept = labels >= 0
+    if not kept.any():
+        return 0.0
+    K = int(labels[kept].max()) + 1
+    Z = np.zeros((labels.size, K))
+    Z[np.flatnonzero(kept), labels[kept]] = 1.0
+    M = Z.T @ operator.matmat(Z)
+    # Adjusted counts are unbiased but noisy: a sparse block can come out negative.
+    M = np.clip((M + M.T) / 2.0, 0.0, None)
+    kappa = M.sum(axis=1)
+    return float(xlogy(M, M).sum() - xlogy(M, np.outer(kappa, kappa)).sum())
+
+
+def block_model_loglik(G, labels, *, epsilon=None):
+    """Profile log-likelihood of a partition of a (released) graph's nodes under the
+    degree-corrected block model, on the privacy-adjusted block counts.
+
+    Karrer and Newman's ``sum_rs m_rs log(m_rs / (kappa_r kappa_s))`` [1]_ with ``m`` the
+    block counts of ``(A - pi (11^T - I)) / (1 - 2 pi)`` (negative estimates count as 0) and
+    ``kappa_r = sum_s m_rs``: up to a constant that depends on the graph only, so partitions
+    of one graph into the same number of blocks compare by it.
+
+    Parameters
+    ----------
+    G : graph
+        A graph released by a tdadp mechanism (its flip rate is read from it), any graph
+        with ``epsilon`` (the edgeFlip budget it was released with), or a graph that was not
+        released (no adjustment).
+    labels : array-like of int of shape (n_nodes,)
+        Block of each node, from 0; -1 leaves a node out.
+    epsilon : float in (0, inf] or None, default=None
+        edgeFlip budget of a release that does not carry its guarantee.
+
+    Returns
+    -------
+    float
+
+    References
+    ----------
+    .. [1] B. Karrer and M. E. J. Newman, "Stochastic blockmodels and community structure
+       in networks", Physical Review E 83, 016107, 2011.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tdadp import sample_grdpg, sbm
+    >>> from tdadp.cluster import block_model_loglik
+    >>> A = sample_grdpg(sbm([50, 50], [[0.5, 0.05], [0.05, 0.5]], random_state=0),
+    ...                  random_state=1)
+    >>> truth = np.repeat([0, 1], 50)
+    >>> bool(block_model_loglik(A, truth) > block_model_loglik(A, np.tile([0, 1], 50)))
+    True
+    """
+    G = one_graph(G, "G")
+    labels = np.asarray(labels)
+    if labels.shape != (G.shape[0],):
+        raise ValueError(f"labels has shape {labels.shape}; the graph has {G.shape[0]} "
+                         "nodes: one label a node is needed.")
+    if labels.size and (not np.issubdtype(labels.dtype, np.integer) or labels.min() < NOISE):
+        raise ValueError("labels must be integers >= 0 (or -1 for a node left out).")
+    return _profile_loglik(adjusted_adjacency(G, epsilon), labels.astype(np.int64))
+
+
+def _embedder(G, n_components, epsilon):
+    """The privacy-adjusted embedding whenever the flip rate is known, else the plain one."""
+    guarantee = graph_guarantee(G)
+    carried = guarantee is not None and getattr(guarantee, "dyad_independent", False)
+    return AdjacencySpectralEmbedding(n_components=n_components, epsilon=epsilon,
+                                      adjust=bool(carried or epsilon is not None))
+
+
+def _seed(random_state):
+    """One int seed shared by the candidates (an int is used as it is, as the recipe does)."""
+    if random_state is None or isinstance(random_state, (int, np.integer)):
+        return None if random_state is None else int(random_state)
+    rng = check_random_state(random_state, stage_tag("BlockModelClustering"))
+    return int(rng.integers(2**31 - 1))
+
+
+class BlockModelClustering(ParamsMixin, ClusterMixin, BaseEstimator):
+    """Cluster the nodes of a (released) network: embed it, fit several clusterers, keep the
+    partition under which the network is most likely as a degree-corrected block model.
+
+    ``fit(G)`` embeds ``G`` with the adjacency spectral embedding (privacy-adjusted when ``G``
+    is a release: the flip rate is read from it), fits each of ``candidates`` to the nodes
+    that have an edge, and keeps the labels of the one with the highest Karrer-Newman profile
+    log-likelihood [1]_ on the privacy-adjusted block counts (:func:`block_model_loglik`).
+    Degree-heterogeneous networks then get the direction clusterers' partition, networks whose
+    communities differ in how much they connect the plain ones', without the user having to
+    know which case theirs is. Nodes with no edge carry no signal: labelled -1 (noise), with a
+    warning.
+
+    Parameters
+    ----------
+    n_clusters : int >= 1 or None, default=None
+        Number of clusters. None: ToMATo's bootstrap-tested count on the embedding (see
+        :class:`ToMATo`); when that finds no significant structure (one cluster) every node
+        is in cluster 0 and ``significant_`` is False.
+    candidates : sequence of str, default=("tomato", "kmeans", "gmm", "spectral", "spherical")
+        Clusterers of the embedding to choose from, by name (``"score"`` is also accepted;
+        see :func:`tdadp.make_private_clustering` for each).
+    n_components : int >= 1 or None, default=None
+        Embedding dimension; None chooses it from the scree plot.
+    epsilon : float in (0, inf] or None, default=None
+        edgeFlip budget of a release that does not carry its guarantee (as in
+        :class:`AdjacencySpectralEmbedding`).
+    random_state : None, int or numpy Generator, default=None
+        Seeds the candidates (an int is given to each, so their labels equal those the
+        recipe's single clusterers give with the same seed).
+
+    Attributes
+    ----------
+    embedding_ : LatentPositions of shape (n_nodes, n_components_)
+        The (adjusted) embedding the candidates were fitted to.
+    n_components_ : int
+    flip_probability_ : float or None
+        Flip rate the embedding and the likelihood were adjusted for.
+    isolated_ : ndarray of bool of shape (n_nodes,)
+        Nodes with no edge (labelled -1).
+    n_clusters_ : int
+        Number of clusters (given, or the tested count).
+    significant_ : bool or None
+        With ``n_clusters=None``, whether the tested count found more than one significant
+        cluster; None when the count was given.
+    candidate_labels_ : dict of str to ndarray of int
+        Labels of every candidate (-1 for isolated nodes).
+    clusterers_ : dict of str to estimator
+        Every candidate, fitted to the embedded nodes that have an edge (e.g. ToMATo's
+        prominence diagram is ``clusterers_["tomato"].plot_prominence()``).
+    scores_ : dict of str to float
+        Profile log-likelihood of every candidate's partition.
+    selected_ : str or None
+        The candidate kept (None when there is one cluster).
+    labels_ : ndarray of int of shape (n_nodes,)
+
+    See Also
+    --------
+    block_model_loglik : the score.
+    tdadp.PrivateClustering : release, embed and cluster in one estimator (this is its
+        default clusterer).
+
+    Notes
+    -----
+    Partitions into the same number of blocks are compared, so the score carries no penalty.
+    The profile likelihood is that of Poisson counts (Karrer and Newman's), accurate for
+    sparse networks and used here for dense ones too; it reads the release through ``K``
+    products only. On 13 real labelled networks (13 to 1,222 nodes, eps 4, 8 and inf) it
+    kept a partition within 0.05 ARI of the best candidate everywhere except on two
+    connectomes, whose cell types differ in degree and are not degree-corrected blocks.
+
+    References
+    ----------
+    .. [1] B. Karrer and M. E. J. Newman, "Stochastic blockmodels and community structure
+       in networks", Physical Review E 83, 016107, 2011.
+    .. [2] T. Qin and K. Rohe, "Regularized spectral clustering under the degree-corrected
+       stochastic blockmodel", NeurIPS 2013.
+    .. [3] J. Jin, "Fast community detection by SCORE", Annals of Statistics 43(1), 2015.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tdadp import EdgeFlip, sample_grdpg, sbm
+    >>> from tdadp.cluster import BlockModelClustering
+    >>> A = sample_grdpg(sbm([60, 60], [[0.5, 0.1], [0.1, 0.5]], random_state=0),
+    ...                  random_state=1)
+    >>> release = EdgeFlip(4.0, random_state=2).fit_transform(A)
+    >>> model = BlockModelClustering(n_clusters=2, random_state=0).fit(release)
+    >>> model.selected_ in model.candidates, model.labels_.shape
+    (True, (120,))
+    """
+
+    _parameter_constraints = {
+        "n_clusters": [None, "positive_int"],
+        "candidates": [tuple, list],
+        "n_components": [None, "positive_int"],
+        "epsilon": [None, "positive_epsilon"],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(self, n_clusters=None, candidates=DEFAULT_CANDIDATES, n_components=None,
+                 epsilon=None, random_state=None):
+        self.n_clusters = n_clusters
+        self.candidates = candidates
+        self.n_components = n_components
+        self.epsilon = epsilon
+        self.random_state = random_state
+
+    def _check_candidates(self):
+        names = list(self.candidates)
+        unknown = [c for c in names if c not in EMBEDDING_CLUSTERERS]
+        if unknown or not names or len(set(names)) != len(names):
+            raise ValueError(
+                f"candidates must be distinct names among {', '.join(EMBEDDING_CLUSTERERS)}"
+                f" (at least one); got {names!r}.")
+        return names
+
+    def fit(self, X, y=None):
+        """Embed the graph ``X``, fit the candidates and keep the most likely partition.
+
+        Parameters
+        ----------
+        X : graph
+            One graph (dense, sparse, networkx, DataFrame adjacency or packed), usually a
+            release.
+        y : ignored
+
+        Returns
+        -------
+        self
+        """
+        self._validate_params()
+        names = self._check_candidates()
+        G = one_graph(X, "G")
+        embedder = _embedder(G, self.n_components, self.epsilon).set_output(transform="default")
+        embedding = embedder.fit_transform(G)
+        isolated = np.asarray(embedding.isolated, dtype=bool)
+        active = np.flatnonzero(~isolated)
+        if active.size < 2:
+            raise ValueError(f"the graph has {active.size} node(s) with an edge: nothing to "
+                             "cluster (a larger epsilon or a denser graph is needed).")
+        if self.n_clusters is not None and self.n_clusters > active.size:
+            raise ValueError(f"n_clusters={self.n_clusters} is more than the {active.size} "
+                             "node(s) with an edge; ask for fewer clusters.")
+        if isolated.any():
+            warnings.warn(f"{int(isolated.sum())} node(s) have no edge: they are labelled "
+                          f"{NOISE} (noise) and not clustered.", UserWarning, stacklevel=2)
+        points = np.asarray(embedding)[active]
+        seed = _seed(self.random_state)
+        K, self.significant_ = self.n_clusters, None
+        if K is None:
+            counter = make_clusterer("tomato", None, seed).fit(points)
+            K, self.significant_ = int(counter.n_clusters_), bool(counter.significant_)
+        operator = adjusted_adjacency(G, self.epsilon)
+        self.candidate_labels_, self.scores_, self.clusterers_ = {}, {}, {}
+        labels = np.full(isolated.size, NOISE, dtype=np.int64)
+        self.selected_ = None
+        if K == 1:
+            labels[active] = 0
+        else:
+            caught = {}
+            for name in names:
+                found = np.full(isolated.size, NOISE, dtype=np.int64)
+                # A candidate's warnings matter only if its partition is the one kept.
+                with warnings.catch_warnings(record=True) as caught[name]:
+                    warnings.simplefilter("always")
+                    fitted = make_clusterer(name, K, seed).fit(points)
+                found[active] = np.unique(fitted.labels_, return_inverse=True)[1]
+                self.candidate_labels_[name] = found
+                self.clusterers_[name] = fitted
+                self.scores_[name] = _profile_loglik(operator, found)
+            # Ties (equal partitions) go to the first candidate listed.
+            self.selected_ = max(names, key=lambda n: self.scores_[n])
+            labels = self.candidate_labels_[self.selected_]
+            for message in {(w.category, str(w.message)) for w in caught[self.selected_]}:
+                warnings.warn(f"{self.selected_} (the partition kept): {message[1]}",
+                              message[0], stacklevel=2)
+        self.embedding_ = embedding
+        self.n_components_ = int(embedder.n_components_)
+        self.flip_probability_ = embedder.flip_probability_
+        self.isolated_ = isolated
+        self.n_clusters_ = int(K)
+        self.labels_ = labels
+        return self
+
+    def fit_predict(self, X, y=None):
+        """Fit on the graph ``X`` and return the label of each node (-1 for isolated ones).
+
+        Parameters
+        ----------
+        X : graph
+        y : ignored
+
+        Returns
+        -------
+        labels : ndarray of int of shape (n_nodes,)
+        """
+        return self.fit(X).labels_
