@@ -7,9 +7,12 @@ grade, 6 grades; 57 have no friend), Zachary's karate club (34 members, the two 
 split) and the Davis southern women (18 women and 14 events, the two sides of the bipartite
 graph) are released with edgeFlip at each eps (and without privacy), embedded with the
 privacy-adjusted ASE at its automatic dimension, and clustered with every method given the
-true number of groups K (ToMATo with its data-driven defaults, k-means, the BIC Gaussian
-mixture, spectral clustering, spherical k-means and SCORE); ToMATo and the Gaussian mixture
-also choose their own count. One release and one embedding per replicate are shared by all
+true number of groups K: the default (:class:`~tdadp.cluster.BlockModelClustering`, the
+partition of ToMATo, k-means, the BIC Gaussian mixture, spectral clustering and spherical
+k-means under which the release is most likely as a degree-corrected block model), each of
+those five alone, and SCORE. The default, ToMATo and the Gaussian mixture also choose their
+own count (the default and ToMATo by ToMATo's bootstrap test, whose significance is
+recorded). One release and one embedding per replicate are shared by all
 methods, and nodes with no edge in the release (no signal to embed) are left out of every
 method alike. Scores: adjusted Rand index and normalized mutual information against the
 labels, on the nodes clustered.
@@ -22,8 +25,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from tdadp import from_networkx, make_private_clustering
-from tdadp.cluster import clustering_scores
+from tdadp import EdgeFlip, from_networkx
+from tdadp.cluster import BlockModelClustering, clustering_scores, make_clusterer
 from tdadp.datasets import (
     load_davis,
     load_faux_mesa_high,
@@ -31,7 +34,6 @@ from tdadp.datasets import (
     load_polblogs,
     load_polbooks,
 )
-from tdadp.graphs import isolated_nodes
 
 from ._common import (
     REPLICATES,
@@ -47,9 +49,9 @@ from ._common import (
 
 NAME = "realnets"
 SUMMARY = "Clustering the labelled networks of tdadp.datasets under edgeFlip"
-_METHODS = ("tomato", "kmeans", "gmm", "spectral", "spherical", "score", "tomato_auto",
-            "gmm_auto")
-_GIVEN_K = ("tomato", "kmeans", "gmm", "spectral", "spherical", "score")
+_METHODS = ("default", "tomato", "kmeans", "gmm", "spectral", "spherical", "score",
+            "default_auto", "tomato_auto", "gmm_auto")
+_GIVEN_K = ("default", "tomato", "kmeans", "gmm", "spectral", "spherical", "score")
 CONFIG = {
     "seed": 0,
     "replicates": 10,
@@ -91,8 +93,8 @@ RULES = {
 
 
 def point_seconds(point, config):
-    """Seconds per point: polblogs' 1,222 nodes cost most (ToMATo twice, spectral clustering),
-    the others a second or two a release (measured on 2 cores)."""
+    """Seconds per point: polblogs' 1,222 nodes cost most (ToMATo three times, spectral
+    clustering), the others a second or two a release (measured on 2 cores)."""
     per_release = 10.0 if point["network"] == "polblogs" else 1.5
     return config["replicates"] * per_release, 4.0
 
@@ -108,10 +110,11 @@ def points(config):
             for e in config["epsilons"]]
 
 
-def _pipeline(method, eps, k, seed):
-    auto = method.endswith("_auto")
-    return make_private_clustering(method.removesuffix("_auto"), epsilon=eps,
-                                   n_clusters=None if auto else k, random_state=seed)
+def _score(out, method, y, labels):
+    scores = clustering_scores(y, labels)
+    out[f"ari_{method}"] = scores["ari"]
+    out[f"nmi_{method}"] = scores["nmi"]
+    out[f"n_clusters_{method}"] = int(np.unique(labels).size)
 
 
 def run_task(params, config, seed):
@@ -121,35 +124,50 @@ def run_task(params, config, seed):
     eps = params["epsilon"]
     flip_seed = int(s_flip.generate_state(1)[0])
     cluster_seed = int(s_cluster.generate_state(1)[0])
-    steps = _pipeline("kmeans", eps, k, flip_seed)
-    release = steps[0].fit_transform(A)
+    release = EdgeFlip(eps, random_state=flip_seed).fit_transform(A)
+    methods = config["methods"]
+    # The default's own fit gives its candidates' labels on the same embedding: ToMATo,
+    # k-means, the Gaussian mixture, spectral clustering and spherical k-means with K given.
     # Nodes with no edge in the release carry no signal: every method leaves them out.
-    active = np.flatnonzero(~isolated_nodes(release))
-    embedding = np.asarray(steps[1].fit_transform(release))[active]
+    default = BlockModelClustering(n_clusters=k, random_state=cluster_seed).fit(release)
+    active = np.flatnonzero(~default.isolated_)
+    embedding = np.asarray(default.embedding_)[active]
     y = y[active]
     out = {"n_nodes": int(A.shape[0]), "n_clustered": int(active.size), "k_true": k,
-           "dimension": int(embedding.shape[1])}
-    for method in config["methods"]:
-        last = _pipeline(method, eps, k, cluster_seed)[-1]
-        labels = last.fit_predict(embedding)
-        scores = clustering_scores(y, labels)
-        out[f"ari_{method}"] = scores["ari"]
-        out[f"nmi_{method}"] = scores["nmi"]
-        out[f"n_clusters_{method}"] = int(np.unique(labels).size)
-        if method == "tomato":
-            out["tomato_metric"] = last.metric_
-            out["tomato_subspace"] = last.subspace_
-        if method == "tomato_auto":
-            out["tomato_auto_significant"] = bool(last.significant_)
+           "dimension": int(default.n_components_), "default_choice": default.selected_}
+    for method in methods:
+        if method == "default":
+            labels = default.labels_[active]
+        elif method in default.candidate_labels_:
+            labels = default.candidate_labels_[method][active]
+        elif method == "default_auto":
+            auto = BlockModelClustering(random_state=cluster_seed).fit(release)
+            labels = auto.labels_[active]
+            out["default_auto_significant"] = bool(auto.significant_)
+            out["default_auto_choice"] = str(auto.selected_)
+        else:
+            name = method.removesuffix("_auto")
+            last = make_clusterer(name, None if method.endswith("_auto") else k, cluster_seed)
+            labels = last.fit_predict(embedding)
+            if method == "tomato_auto":
+                out["tomato_auto_significant"] = bool(last.significant_)
+        _score(out, method, y, labels)
+    if "tomato" in methods:
+        tomato = default.clusterers_["tomato"]
+        out["tomato_metric"] = tomato.metric_
+        out["tomato_subspace"] = tomato.subspace_
     return out
 
 
 # Curves that coincide (often at ARI 0 or 1) stay visible: distinct markers, sizes, dashes.
-_STYLE = {"tomato": ("C0", "o", "-", 8), "kmeans": ("C1", "s", "--", 6),
+_STYLE = {"default": ("k", "*", "-", 9), "default_auto": ("k", "*", "-", 9),
+          "tomato": ("C0", "o", "-", 8), "kmeans": ("C1", "s", "--", 6),
           "gmm": ("C2", "^", "-.", 6), "spectral": ("C3", "x", ":", 6),
           "spherical": ("C4", "D", "-", 5), "score": ("C5", "v", "--", 5),
           "tomato_auto": ("C0", "o", "-", 8), "gmm_auto": ("C2", "^", "--", 5)}
-_WORDS = {"tomato": "ToMATo (default)", "kmeans": "k-means", "gmm": "Gaussian mixture (BIC)",
+_WORDS = {"default": "default (most likely partition)",
+          "default_auto": "default, tested count", "tomato": "ToMATo", "kmeans": "k-means",
+          "gmm": "Gaussian mixture (BIC)",
           "spectral": "spectral clustering", "spherical": "spherical k-means",
           "score": "SCORE", "tomato_auto": "ToMATo, tested count",
           "gmm_auto": "Gaussian mixture, BIC count"}

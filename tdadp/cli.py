@@ -35,12 +35,18 @@ import csv
 import os
 import sys
 import tempfile
+import warnings
 from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
 
-from .cluster import ToMATo
+from .cluster import (
+    COUNTING_CLUSTERERS,
+    EMBEDDING_CLUSTERERS,
+    BlockModelClustering,
+    make_clusterer,
+)
 from .embed import AdjacencySpectralEmbedding
 from .experiments import (
     DEFAULT_MAX_HOURS,
@@ -164,16 +170,22 @@ def _add_analyst_commands(sub):
                      help="embedding dimension (default: chosen from the eigenvalues)")
     emb.add_argument("--overwrite", action="store_true", help="replace an existing --out")
     clu = sub.add_parser(
-        "cluster", help="cluster a release's nodes (embedding + ToMATo)",
-        description="Embed a release (adjusted for its flip rate) and cluster its nodes with "
-        "ToMATo; the number of clusters is tested by bootstrap unless --n-clusters is given. "
-        "Writes node,cluster: one row per node, -1 for nodes isolated in the release.")
+        "cluster", help="cluster a release's nodes (embedding + clustering)",
+        description="Embed a release (adjusted for its flip rate) and cluster its nodes: by "
+        "default with ToMATo, k-means, a Gaussian mixture, spectral clustering and spherical "
+        "k-means, keeping the partition under which the release is most likely as a "
+        "degree-corrected block model; the number of clusters is tested by bootstrap unless "
+        "--n-clusters is given. Writes node,cluster: one row per node, -1 for nodes isolated "
+        "in the release.")
     clu.add_argument("release", metavar="RELEASE.csv", help="a release (with its sidecar)")
     clu.add_argument("--out", required=True, metavar="LABELS.csv")
     clu.add_argument("--n-clusters", type=_positive("--n-clusters"), metavar="K",
                      help="number of clusters (default: the significant modes)")
     clu.add_argument("--n-components", type=_positive("--n-components"), metavar="D",
                      help="embedding dimension (default: chosen from the eigenvalues)")
+    clu.add_argument("--clusterer", choices=("auto",) + EMBEDDING_CLUSTERERS, default="auto",
+                     help="auto (default): the most likely of several; or one clusterer "
+                     "(all but tomato and gmm need --n-clusters)")
     clu.add_argument("--overwrite", action="store_true", help="replace an existing --out")
 
 
@@ -400,6 +412,15 @@ def _load(path):
 
 def _embedding(G, n_components):
     """The embedding of a release, adjusted for the flip rate its guarantee states."""
+    rate = _embedding_plan(G, n_components)
+    ase = AdjacencySpectralEmbedding(n_components=n_components, adjust=rate is not None)
+    X = np.asarray(ase.fit_transform(G), dtype=float)
+    _say(f"embedded in {X.shape[1]} dimension(s)")
+    return X
+
+
+def _embedding_plan(G, n_components):
+    """Check the dimension and say how the release will be embedded; its flip rate."""
     n = G.shape[0]
     if n_components is not None and n_components >= n:
         raise _InputError(f"--n-components {n_components} must be below the release's {n} "
@@ -412,10 +433,7 @@ def _embedding(G, n_components):
     else:
         how = f"adjusted for the flip rate {rate:.6g}"
     _say(f"embedding {n} nodes ({how})")
-    ase = AdjacencySpectralEmbedding(n_components=n_components, adjust=rate is not None)
-    X = np.asarray(ase.fit_transform(G), dtype=float)
-    _say(f"embedded in {X.shape[1]} dimension(s)")
-    return X
+    return rate
 
 
 def _names(G):
@@ -446,28 +464,53 @@ def _cluster(args):
     if keep.size < 2:
         raise _InputError(f"the release has {keep.size} node(s) with an edge: nothing to "
                           "cluster")
-    X = _embedding(G, args.n_components)
+    if args.n_clusters is None and args.clusterer not in ("auto",) + COUNTING_CLUSTERERS:
+        raise _InputError(f"--clusterer {args.clusterer} needs --n-clusters (only auto, "
+                          f"{' and '.join(COUNTING_CLUSTERERS)} choose the count)")
     if keep.size < n:
         _say(f"{n - keep.size} node(s) isolated in the release (degree 0): cluster -1, not "
              "clustered")
     count = ("the bootstrap-tested count" if args.n_clusters is None
              else f"{args.n_clusters} clusters")
-    _say(f"clustering {keep.size} nodes with ToMATo ({count})")
-    model = ToMATo(n_clusters=args.n_clusters, random_state=0).fit(X[keep])
     labels = np.full(n, -1, dtype=np.int64)
-    labels[keep] = model.labels_
+    if args.clusterer == "auto":
+        _embedding_plan(G, args.n_components)
+        _say(f"clustering {keep.size} nodes ({count}): ToMATo, k-means, Gaussian mixture, "
+             "spectral and spherical k-means, keeping the partition under which the release "
+             "is most likely (degree-corrected block model)")
+        model = BlockModelClustering(n_clusters=args.n_clusters,
+                                     n_components=args.n_components, random_state=0)
+        with warnings.catch_warnings():  # the isolated nodes were reported above
+            warnings.filterwarnings("ignore", message=".*have no edge", category=UserWarning)
+            model.fit(G)
+        _say(f"embedded in {model.n_components_} dimension(s)")
+        labels = model.labels_
+        significant = model.significant_
+        if model.selected_ is not None:
+            _say(f"kept {model.selected_}'s partition (log-likelihood "
+                 + ", ".join(f"{c} {v:.1f}" for c, v in model.scores_.items()) + ")")
+    else:
+        X = _embedding(G, args.n_components)
+        _say(f"clustering {keep.size} nodes with {args.clusterer} ({count})")
+        model = make_clusterer(args.clusterer, args.n_clusters, 0).fit(X[keep])
+        labels[keep] = model.labels_
+        significant = getattr(model, "significant_", None)
     _write_table(out, ["node", "cluster"], zip(_names(G), labels.tolist()))
-    sizes = np.bincount(model.labels_, minlength=model.n_clusters_)
-    _say(f"{model.n_clusters_} cluster(s), sizes "
+    found = labels[labels >= 0]
+    k = int(found.max()) + 1 if found.size else 0
+    sizes = np.bincount(found, minlength=k)
+    _say(f"{k} cluster(s), sizes "
          + ", ".join(f"{c}: {s}" for c, s in enumerate(sizes.tolist())) + f" -> {out}")
     if args.n_clusters is not None:
         _say("the count was given (--n-clusters), not tested")
-    elif getattr(model, "significant_", False):
-        _say(f"the count is significant: {model.n_significant_modes_} modes stand out from "
-             "the noise (bootstrap test at level 0.05)")
+    elif significant:
+        _say("the count is significant: that many modes stand out from the noise "
+             "(bootstrap test at level 0.05)")
+    elif significant is None:
+        _say(f"the count was chosen by {args.clusterer} (BIC), not tested")
     else:
         _say("the count is not significant: no cluster structure stands out from the noise "
-             "at this scale (one cluster per connected component)")
+             "at this scale (one cluster)")
     return 0
 
 

@@ -6,13 +6,11 @@ import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClusterMixin
-from sklearn.cluster import KMeans, SpectralClustering
 from sklearn.pipeline import Pipeline
 from sklearn.utils.validation import check_is_fitted
 
-from ..cluster._gmm import BICGaussianMixture
-from ..cluster._spherical import SCOREClustering, SphericalKMeans
-from ..cluster._tomato import ToMATo
+from ..cluster._blockmodel import BlockModelClustering
+from ..cluster._candidates import EMBEDDING_CLUSTERERS, make_clusterer
 from ..embed._embedding import AdjacencySpectralEmbedding
 from ..graphs import graph_nodes, isolated_nodes
 from ..io import one_graph
@@ -23,7 +21,7 @@ from ..utils._params import Options, ParamsMixin, check_param
 
 __all__ = ["make_private_clustering", "PrivateClustering"]
 
-_CLUSTERERS = ("tomato", "kmeans", "gmm", "spectral", "spherical", "score")
+_CLUSTERERS = ("auto",) + EMBEDDING_CLUSTERERS
 
 # The recipe's own arguments, checked when it builds (the steps check theirs again in fit).
 # epsilon = 0 is refused: pure noise leaves the adjusted embedding nothing to recover.
@@ -37,14 +35,14 @@ _ARGUMENTS = {
 }
 
 
-def make_private_clustering(clusterer="tomato", *, epsilon, n_components=None, n_clusters=None,
+def make_private_clustering(clusterer="auto", *, epsilon, n_components=None, n_clusters=None,
                             random_state=None, accountant=None, **clusterer_params):
     """Pipeline edgeFlip -> privacy-adjusted spectral embedding -> clusterer.
 
     ``fit_predict(A)`` releases the graph under epsilon-edge DP, embeds the nodes with the
     privacy-adjusted adjacency spectral embedding and returns one cluster label per node. The
-    three choices of ``clusterer`` give comparable pipelines: the same ``random_state`` gives
-    the same private graph, hence the same embedding, so only the last step differs.
+    choices of ``clusterer`` give comparable pipelines: the same ``random_state`` gives the
+    same private graph, hence the same embedding, so only the clustering differs.
 
     The budget lives in one place, the mechanism: the embedding reads the flip rate from the
     released graph (``adjust=True``), so ``pipe.set_params(mechanism__epsilon=2.0)`` is all
@@ -52,11 +50,16 @@ def make_private_clustering(clusterer="tomato", *, epsilon, n_components=None, n
 
     Parameters
     ----------
-    clusterer : {"tomato", "kmeans", "gmm", "spectral", "spherical", "score"}, \
-default="tomato"
-        :class:`ToMATo` (geometry and scale chosen from the data), scikit-learn's ``KMeans``
-        (``n_init=10``), a Gaussian mixture chosen by BIC over the covariance types (and the
-        number of components when ``n_clusters`` is None; :class:`BICGaussianMixture`), the
+    clusterer : {"auto", "tomato", "kmeans", "gmm", "spectral", "spherical", "score"}, \
+default="auto"
+        ``"auto"``: :class:`~tdadp.cluster.BlockModelClustering`, which fits ToMATo, k-means,
+        the Gaussian mixture, spectral clustering and spherical k-means and keeps the
+        partition under which the release is most likely as a degree-corrected block model
+        (the default: on real networks no single clusterer is best, see its Notes). Or one
+        clusterer: :class:`ToMATo` (geometry and scale chosen from the data), scikit-learn's
+        ``KMeans`` (``n_init=10``), a Gaussian mixture chosen by BIC over the covariance
+        types (and the number of components when ``n_clusters`` is None;
+        :class:`BICGaussianMixture`), the
         standard for spectral clustering of random dot-product graphs [1]_ [2]_,
         scikit-learn's ``SpectralClustering`` with ``affinity="nearest_neighbors"``, or, for
         degree-heterogeneous networks, :class:`~tdadp.cluster.SphericalKMeans` (k-means of
@@ -68,8 +71,8 @@ default="tomato"
         Embedding dimension; None chooses it from the scree plot of the release (Zhu and
         Ghodsi's profile likelihood, as :class:`AdjacencySpectralEmbedding` does).
     n_clusters : int >= 1 or None, default=None
-        Number of clusters; None lets ToMATo or the Gaussian mixture choose it (the others
-        need it).
+        Number of clusters; None lets ``"auto"`` (ToMATo's tested count), ToMATo or the
+        Gaussian mixture choose it (the others need it).
     random_state : None, int, numpy Generator, SeedSequence or "secure"
         Seeds edgeFlip (and the clusterer, when an int); "secure" for a real release.
     accountant : BudgetAccountant or None, default=None
@@ -82,14 +85,16 @@ default="tomato"
     Returns
     -------
     sklearn.pipeline.Pipeline
-        Steps ``"mechanism"``, ``"embedding"``, ``"cluster"``.
+        Steps ``"mechanism"``, ``"embedding"``, ``"cluster"``; with ``"auto"``,
+        ``"mechanism"`` and ``"cluster"`` (which embeds the release itself: its choice reads
+        the release, and its ``embedding_`` is the embedding).
 
     Raises
     ------
     ValueError
         For an unknown ``clusterer``, an ``epsilon`` outside (0, inf], a bad
         ``n_components``, ``n_clusters``, ``random_state`` or ``accountant``, or a clusterer
-        other than ToMATo and the Gaussian mixture without ``n_clusters``.
+        other than ``"auto"``, ToMATo and the Gaussian mixture without ``n_clusters``.
 
     References
     ----------
@@ -119,42 +124,28 @@ default="tomato"
                      n_clusters=n_clusters, random_state=random_state, accountant=accountant)
     for name, value in arguments.items():
         check_param(value, _ARGUMENTS[name], name, "make_private_clustering")
-    mechanism, embedding, last = _steps(clusterer, epsilon, n_components, n_clusters,
-                                        random_state, accountant, clusterer_params)
-    return Pipeline([("mechanism", mechanism), ("embedding", embedding), ("cluster", last)])
+    steps = _steps(clusterer, epsilon, n_components, n_clusters, random_state, accountant,
+                   clusterer_params)
+    names = ("mechanism", "embedding", "cluster") if len(steps) == 3 else ("mechanism",
+                                                                            "cluster")
+    return Pipeline(list(zip(names, steps)))
 
 
 def _steps(clusterer, epsilon, n_components, n_clusters, random_state, accountant,
            clusterer_params):
-    """The three unfitted steps of the recipe: the one place both of its forms build them."""
+    """The unfitted steps of the recipe: the one place both of its forms build them.
+
+    ``(mechanism, embedding, clusterer)``, or ``(mechanism, BlockModelClustering)`` for
+    ``"auto"``, which embeds the release itself (its score reads the release).
+    """
     seed = random_state if isinstance(random_state, int) else None
-    if clusterer == "tomato":
-        params = dict(random_state=seed)
-        params.update(clusterer_params)
-        last = ToMATo(n_clusters=n_clusters, **params)
-    elif clusterer == "gmm":
-        params = dict(random_state=seed)
-        params.update(clusterer_params)
-        last = BICGaussianMixture(n_clusters=n_clusters, **params)
-    else:
-        if n_clusters is None:
-            raise ValueError(f"clusterer={clusterer!r} needs n_clusters.")
-        if clusterer == "kmeans":
-            params = dict(n_init=10, random_state=seed)
-            params.update(clusterer_params)
-            last = KMeans(n_clusters=n_clusters, **params)
-        elif clusterer in ("spherical", "score"):
-            params = dict(random_state=seed)
-            params.update(clusterer_params)
-            cls = SphericalKMeans if clusterer == "spherical" else SCOREClustering
-            last = cls(n_clusters=n_clusters, **params)
-        else:
-            params = dict(affinity="nearest_neighbors", random_state=seed)
-            params.update(clusterer_params)
-            last = SpectralClustering(n_clusters=n_clusters, **params)
-    return (EdgeFlip(epsilon, random_state=random_state, accountant=accountant),
-            AdjacencySpectralEmbedding(n_components=n_components, adjust=True),
-            last)
+    mechanism = EdgeFlip(epsilon, random_state=random_state, accountant=accountant)
+    if clusterer == "auto":
+        return (mechanism, BlockModelClustering(n_clusters=n_clusters,
+                                                n_components=n_components, random_state=seed,
+                                                **clusterer_params))
+    return (mechanism, AdjacencySpectralEmbedding(n_components=n_components, adjust=True),
+            make_clusterer(clusterer, n_clusters, seed, clusterer_params))
 
 
 class PrivateClustering(TableOutputMixin, ParamsMixin, ClusterMixin, BaseEstimator):
@@ -179,11 +170,13 @@ class PrivateClustering(TableOutputMixin, ParamsMixin, ClusterMixin, BaseEstimat
         Privacy budget of the release (edgeFlip's ``epsilon``); inf releases the graph
         unchanged (no privacy: for comparisons only).
     n_clusters : int >= 1 or None, default=None
-        Number of clusters; None lets ToMATo (bootstrap-tested count) or the Gaussian mixture
-        (BIC) choose it; the other clusterers need it.
-    clusterer : {"tomato", "kmeans", "gmm", "spectral", "spherical", "score"}, \
-default="tomato"
-        As in :func:`make_private_clustering`.
+        Number of clusters; None lets ``"auto"`` or ToMATo (bootstrap-tested count) or the
+        Gaussian mixture (BIC) choose it; the other clusterers need it.
+    clusterer : {"auto", "tomato", "kmeans", "gmm", "spectral", "spherical", "score"}, \
+default="auto"
+        As in :func:`make_private_clustering`: ``"auto"`` keeps, of several clusterers, the
+        partition under which the release is most likely
+        (:class:`~tdadp.cluster.BlockModelClustering`).
     n_components : int >= 1 or None, default=None
         Embedding dimension; None chooses it from the scree plot of the release.
     random_state : None, int, numpy Generator, SeedSequence or "secure", default=None
@@ -209,7 +202,10 @@ default="tomato"
     isolated_ : ndarray of bool of shape (n_nodes,)
         Nodes with no edge in the release (labelled -1).
     clusterer_ : estimator
-        The fitted clusterer (fitted on the nodes that are not isolated).
+        The fitted clusterer (fitted on the nodes that are not isolated); with ``"auto"`` a
+        :class:`~tdadp.cluster.BlockModelClustering` fitted on the release, whose
+        ``selected_``, ``scores_`` and ``candidate_labels_`` say which clusterer was kept
+        and why.
     labels_ : ndarray of int of shape (n_nodes,)
         Cluster of each node, -1 for an isolated one.
     n_clusters_ : int
@@ -249,7 +245,7 @@ default="tomato"
         "clusterer_params": [None, dict],
     }
 
-    def __init__(self, epsilon=1.0, n_clusters=None, clusterer="tomato", n_components=None,
+    def __init__(self, epsilon=1.0, n_clusters=None, clusterer="auto", n_components=None,
                  random_state=None, accountant=None, clusterer_params=None):
         self.epsilon = epsilon
         self.n_clusters = n_clusters
@@ -276,14 +272,14 @@ default="tomato"
         """
         self._validate_params()
         # The steps are built (and k-means without n_clusters refused) before the release.
-        mechanism, embedder, clusterer = _steps(
-            self.clusterer, self.epsilon, self.n_components, self.n_clusters,
-            self.random_state, self.accountant, dict(self.clusterer_params or {}))
+        steps = _steps(self.clusterer, self.epsilon, self.n_components, self.n_clusters,
+                       self.random_state, self.accountant, dict(self.clusterer_params or {}))
+        mechanism, clusterer = steps[0], steps[-1]
+        embedder = steps[1] if len(steps) == 3 else None
         G = one_graph(X, "G")
         # release_ stays a graph (ready for save_release) and the embedding is wrapped once,
         # here, whatever scikit-learn's global output setting says.
         mechanism.set_output(transform="default")
-        embedder.set_output(transform="default")
         release = mechanism.fit_transform(G)
         isolated = isolated_nodes(release)
         active = np.flatnonzero(~isolated)
@@ -293,22 +289,30 @@ default="tomato"
         if active.size < 2:
             raise ValueError(f"the release has {active.size} node(s) with an edge: nothing "
                              "to cluster (a larger epsilon or a denser graph is needed).")
-        embedding = embedder.fit_transform(release)
         if isolated.any():
             warnings.warn(f"{int(isolated.sum())} node(s) have no edge in the release: they "
                           "are labelled -1 (noise) and not clustered.", UserWarning,
                           stacklevel=2)
-        points = embedding
-        if isolated.any():  # rows of the embedding as it is (metadata kept)
-            points = embedding.iloc[active] if hasattr(embedding, "iloc") else embedding[active]
-        clusterer.fit(points)
         labels = np.full(isolated.size, -1, dtype=np.int64)
-        labels[active] = clusterer.labels_
+        if embedder is None:
+            with warnings.catch_warnings():  # the isolated nodes were reported above
+                warnings.filterwarnings("ignore", message=".*have no edge", category=UserWarning)
+                clusterer.fit(release)
+            embedding, n_components = clusterer.embedding_, clusterer.n_components_
+            signature = embedding.signature
+            labels[active] = clusterer.labels_[active]
+        else:
+            embedder.set_output(transform="default")
+            embedding = embedder.fit_transform(release)
+            n_components, signature = embedder.n_components_, embedder.signature_
+            points = embedding[active] if isolated.any() else embedding
+            clusterer.fit(points)
+            labels[active] = clusterer.labels_
         self.release_ = release
         self.guarantee_ = mechanism.guarantee_
-        self.n_components_ = embedder.n_components_
+        self.n_components_ = n_components
         self.embedding_ = self._wrap_table(embedding, index=graph_nodes(release),
-                                           attrs={"signature": embedder.signature_},
+                                           attrs={"signature": signature},
                                            columns=self._names(self.n_components_))
         self.isolated_ = isolated
         self.clusterer_ = clusterer

@@ -115,6 +115,13 @@ def test_release_embed_cluster_on_polbooks(polbooks, tmp_path, capsys):
     assert sorted(v for v, c in cluster.items() if c >= 0) == names
     assert "1 node(s) isolated in the release" in capsys.readouterr().err
 
+    # One clusterer by name, the same release: spherical k-means with the count given.
+    assert _run(["cluster", release, "--out", labels, "--overwrite", "--clusterer",
+                 "spherical", "--n-clusters", "3"]) == 0
+    err = capsys.readouterr().err
+    assert "with spherical (3 clusters)" in err and "3 cluster(s), sizes" in err
+    assert {int(r[1]) for r in _rows(labels)[1:]} == {-1, 0, 1, 2}
+
 
 def test_seed_gives_a_reproducible_release_and_warns(polbooks, tmp_path, capsys):
     _write_edges(polbooks, tmp_path / "edges.csv")
@@ -192,6 +199,10 @@ def _bad_cases(tmp):
         "missing release": ["cluster", tmp / "nope.csv", "--out", tmp / "l.csv"],
         "no sidecar": ["embed", edges, "--out", tmp / "e.csv"],
         "existing labels": ["cluster", release, "--out", tmp / "labels.csv"],
+        "k-means without a count": ["cluster", release, "--out", tmp / "l.csv",
+                                    "--clusterer", "kmeans"],
+        "unknown clusterer": ["cluster", release, "--out", tmp / "l.csv", "--clusterer",
+                              "dbscan"],
         "n-clusters 0": ["cluster", release, "--out", tmp / "l.csv", "--n-clusters", "0"],
         "n-clusters abc": ["cluster", release, "--out", tmp / "l.csv", "--n-clusters",
                            "abc"],
