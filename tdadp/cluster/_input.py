@@ -44,10 +44,25 @@ except ImportError:  # pragma: no cover - older scikit-learn
     def _validate_data(estimator, X, **kwargs):
         return estimator._validate_data(X, **kwargs)
 
-__all__ = ["check_point_cloud", "check_node_embedding", "with_isolated", "NOISE"]
+__all__ = ["check_point_cloud", "check_node_embedding", "with_isolated", "NOISE",
+           "without_direction", "DIRECTION_RTOL"]
 
 # The label of a point that belongs to no cluster (an isolated node).
 NOISE = -1
+
+# A row of an embedding this much shorter than the longest has no direction: a node outside
+# the components the leading eigenvectors describe gets entries at the eigensolver's rounding
+# level (~1e-16 relative), whose direction changes with the BLAS thread count. The square root
+# of the machine epsilon leaves a wide margin on both sides.
+DIRECTION_RTOL = float(np.sqrt(np.finfo(np.float64).eps))
+
+
+def without_direction(X):
+    """Rows of ``X`` with no direction: zero, or shorter than ``DIRECTION_RTOL`` times the
+    longest row."""
+    norms = np.linalg.norm(X, axis=1)
+    top = float(norms.max()) if norms.size else 0.0
+    return norms <= DIRECTION_RTOL * top
 
 _HOW_TO_EMBED = (
     "Embed the graph first: AdjacencySpectralEmbedding().fit_transform(A) gives one point a "

@@ -22,7 +22,7 @@ from sklearn.cluster import KMeans
 
 from ..utils._params import ParamsMixin
 from ..utils._random import check_random_state, stage_tag
-from ._input import NOISE, check_node_embedding, with_isolated
+from ._input import NOISE, check_node_embedding, with_isolated, without_direction
 
 __all__ = ["SphericalKMeans", "SCOREClustering"]
 
@@ -72,11 +72,11 @@ class _DirectionClusterer(ParamsMixin, ClusterMixin, BaseEstimator):
                              f"{points.shape[0]} nodes to cluster.")
         undefined = self._undefined(points)
         if undefined.any():
-            # Only the isolated rows of an embedding are exactly zero in practice; any other
-            # such row is a point without a direction, noise as well.
-            warnings.warn(f"{int(undefined.sum())} row(s) of the embedding are zero and have "
-                          f"no direction: they are labelled {NOISE} (noise).", UserWarning,
-                          stacklevel=2)
+            # Besides isolated nodes, nodes outside the components the leading eigenvectors
+            # describe: their rows are rounding noise, their direction meaningless.
+            warnings.warn(f"{int(undefined.sum())} row(s) of the embedding are zero (or "
+                          "shorter than 1.5e-8 times the longest) and have no direction: "
+                          f"they are labelled {NOISE} (noise).", UserWarning, stacklevel=2)
             if points.shape[0] - int(undefined.sum()) < self.n_clusters:
                 raise ValueError(f"n_clusters={self.n_clusters} is more than the "
                                  f"{points.shape[0] - int(undefined.sum())} rows with a "
@@ -155,10 +155,10 @@ class SphericalKMeans(_DirectionClusterer):
     """
 
     def _undefined(self, X):
-        return ~np.any(X != 0, axis=1)
+        return without_direction(X)
 
     def _features(self, X):
-        return X / np.linalg.norm(X, axis=1)[:, None]
+        return X / np.linalg.norm(X, axis=1)[:, None]  # rows with a direction only
 
 
 class SCOREClustering(_DirectionClusterer):

@@ -23,7 +23,7 @@ from ._density import (
     radius_graph_edges,
 )
 from ._hierarchy import build_merge_tree
-from ._input import check_node_embedding, with_isolated
+from ._input import check_node_embedding, with_isolated, without_direction
 from ._plotting import plot_prominence
 from ._selection import (
     default_k,
@@ -93,9 +93,11 @@ def _resolve(params, n_samples, n_features):
 
 
 def _angular(X):
-    """Rows scaled to unit length (rows of zeros stay at the origin)."""
+    """Rows scaled to unit length; rows with no direction (zero, or at rounding level, see
+    :func:`without_direction`) are put at the origin."""
     norms = np.linalg.norm(X, axis=1, keepdims=True)
-    return X / np.where(norms > 0, norms, 1.0)
+    flat = without_direction(X)[:, None]
+    return np.where(flat, 0.0, X / np.where(flat, 1.0, norms))
 
 
 def _refined_fit(X, p, n_clusters):

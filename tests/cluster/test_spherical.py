@@ -100,3 +100,19 @@ def test_clone_and_refit_are_deterministic(cls, dcsbm):
                          ids=lambda e: type(e).__name__)
 def test_sklearn_compatible(estimator, assert_sklearn_compatible):
     assert_sklearn_compatible(estimator)
+
+
+def test_rows_at_rounding_level_have_no_direction():
+    # Nodes outside the components the leading eigenvectors describe get rows at the
+    # eigensolver's rounding level, whose direction changes with the BLAS thread count: they
+    # are noise, and the labels of the others do not depend on that rounding.
+    rng = np.random.default_rng(0)
+    X = np.vstack([rng.normal([3, 0], 0.3, (40, 2)), rng.normal([0, 3], 0.3, (40, 2))])
+    tiny = np.vstack([X, 1e-17 * rng.normal(size=(6, 2))])
+    other = np.vstack([X, 1e-17 * rng.normal(size=(6, 2))])
+    with pytest.warns(UserWarning, match="6 row"):
+        a = SphericalKMeans(n_clusters=2, random_state=0).fit_predict(tiny)
+    with pytest.warns(UserWarning, match="6 row"):
+        b = SphericalKMeans(n_clusters=2, random_state=0).fit_predict(other)
+    assert (a[-6:] == -1).all()
+    np.testing.assert_array_equal(a, b)
