@@ -113,6 +113,15 @@ def block_model_loglik(G, labels, *, epsilon=None):
     return _profile_loglik(adjusted_adjacency(G, epsilon), labels.astype(np.int64))
 
 
+def _compact(labels):
+    """Labels renumbered 0..K-1 in order, noise (-1) kept as it is."""
+    labels = np.asarray(labels)
+    out = np.full(labels.shape, NOISE, dtype=np.int64)
+    kept = labels >= 0
+    out[kept] = np.unique(labels[kept], return_inverse=True)[1]
+    return out
+
+
 def _embedder(G, n_components, epsilon):
     """The privacy-adjusted embedding whenever the flip rate is known, else the plain one."""
     guarantee = graph_guarantee(G)
@@ -180,7 +189,8 @@ class BlockModelClustering(ParamsMixin, ClusterMixin, BaseEstimator):
         Every candidate, fitted to the embedded nodes that have an edge (e.g. ToMATo's
         prominence diagram is ``clusterers_["tomato"].plot_prominence()``).
     scores_ : dict of str to float
-        Profile log-likelihood of every candidate's partition.
+        Profile log-likelihood of every candidate's partition, on the nodes every candidate
+        labels.
     selected_ : str or None
         The candidate kept (None when there is one cluster).
     labels_ : ndarray of int of shape (n_nodes,)
@@ -296,10 +306,15 @@ class BlockModelClustering(ParamsMixin, ClusterMixin, BaseEstimator):
                 with warnings.catch_warnings(record=True) as caught[name]:
                     warnings.simplefilter("always")
                     fitted = make_clusterer(name, K, seed).fit(points)
-                found[active] = np.unique(fitted.labels_, return_inverse=True)[1]
+                found[active] = _compact(fitted.labels_)
                 self.candidate_labels_[name] = found
                 self.clusterers_[name] = fitted
-                self.scores_[name] = _profile_loglik(operator, found)
+            # Partitions compare on the same nodes: a node some candidate leaves out (a zero
+            # row has no direction) is left out of every score; else the candidate that
+            # drops nodes would be scored on fewer edges.
+            common = np.logical_and.reduce([lab >= 0 for lab in self.candidate_labels_.values()])
+            for name, found in self.candidate_labels_.items():
+                self.scores_[name] = _profile_loglik(operator, np.where(common, found, NOISE))
             # Ties (equal partitions) go to the first candidate listed.
             self.selected_ = max(names, key=lambda n: self.scores_[n])
             labels = self.candidate_labels_[self.selected_]

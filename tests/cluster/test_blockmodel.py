@@ -107,7 +107,7 @@ def test_the_kept_partition_is_the_most_likely_candidate(sbm_graph):
     assert model.selected_ == max(model.scores_, key=model.scores_.get)
     np.testing.assert_array_equal(model.labels_, model.candidate_labels_[model.selected_])
     for name, labels in model.candidate_labels_.items():
-        assert model.scores_[name] == pytest.approx(block_model_loglik(release, labels))
+        assert model.scores_[name] == pytest.approx(block_model_loglik(release, labels))  # no -1
     assert model.flip_probability_ == pytest.approx(expit(-3.0))
     assert model.n_clusters_ == 3 and model.significant_ is None
     assert clustering_scores(z, model.labels_)["ari"] > 0.9
@@ -183,3 +183,21 @@ def test_it_pickles_without_the_graph(sbm_graph):
     np.testing.assert_array_equal(again.labels_, model.labels_)
     assert not any(isinstance(v, (np.ndarray, sp.spmatrix)) and v.shape == (100, 100)
                    for v in vars(model).values())
+
+
+def test_a_candidates_noise_stays_noise(sbm_graph, monkeypatch):
+    # A candidate may leave points out (-1): they stay out, not renumbered into a cluster.
+    from tdadp.cluster import _blockmodel
+
+    class Some:
+        def __init__(self, **params):
+            pass
+
+        def fit(self, X):
+            self.labels_ = np.where(np.arange(len(X)) < 5, -1, np.arange(len(X)) % 2 + 3)
+            return self
+
+    monkeypatch.setattr(_blockmodel, "make_clusterer", lambda *a, **k: Some())
+    model = BlockModelClustering(n_clusters=2, candidates=("kmeans",)).fit(sbm_graph[0])
+    assert (model.labels_[:5] == -1).all()
+    assert set(model.labels_[5:]) == {0, 1}
