@@ -328,17 +328,3 @@ class BlockModelClustering(ParamsMixin, ClusterMixin, BaseEstimator):
         self.n_clusters_ = int(K)
         self.labels_ = labels
         return self
-
-    def fit_predict(self, X, y=None):
-        """Fit on the graph ``X`` and return the label of each node (-1 for isolated ones).
-
-        Parameters
-        ----------
-        X : graph
-        y : ignored
-
-        Returns
-        -------
-        labels : ndarray of int of shape (n_nodes,)
-        """
-        return self.fit(X).labels_
