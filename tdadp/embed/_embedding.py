@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
@@ -123,34 +124,84 @@ def _embed_one(A, n_components, adjust, epsilon, n_elbows, solver, diagonal_augm
         k = max_components or max(2, math.ceil(math.log2(n)))
         k = min(k, n - 1)
         # The elbow needs magnitudes to a few digits only: scan loosely, then refine the
-        # kept eigenpairs (noise eigenvalues cluster and converge slowly).
-        w, V = top_eigenpairs(op, k, solver, tol=1e-3, verbose=verbose)
+        # kept eigenpairs from where the scan left them (noise eigenvalues cluster and
+        # converge slowly; the refinement need not start again).
+        w, V, info = top_eigenpairs(op, k, solver, tol=1e-3, verbose=verbose,
+                                    max_products=_SCAN_BUDGET, return_info=True)
         d = min(zhu_ghodsi_elbows(np.abs(w), n_elbows)[-1], k)
         if resolve_solver(op, k, solver) != "dense":
-            w, V = top_eigenpairs(op, d, solver, verbose=verbose)
+            w, V, info = top_eigenpairs(op, d, solver, verbose=verbose,
+                                        max_products=_REFINE_BUDGET, start=V[:, :d],
+                                        return_info=True)
     else:
         if n_components >= n:
             raise ValueError(f"n_components={n_components} must be smaller than the number "
                              f"of nodes ({n}).")
         d = n_components
-        w, V = top_eigenpairs(op, d, solver, verbose=verbose)
-    w, V = w[:d], V[:, :d]
+        w, V, info = top_eigenpairs(op, d, solver, verbose=verbose, return_info=True)
+    w, V, residuals = w[:d], V[:, :d], info.residuals[:d]
     # Positive eigenvalues first (by magnitude), then negative: the I_pq column convention.
     order = np.concatenate([np.flatnonzero(w >= 0), np.flatnonzero(w < 0)])
-    w, V = w[order], V[:, order]
+    w, V, residuals = w[order], V[:, order], residuals[order]
     signature = (int(np.sum(w >= 0)), int(np.sum(w < 0)))
+    edge = _noise_edge(op, n)
+    above = _check_signal(w, edge, info, rate)
     X = LatentPositions(V * np.sqrt(np.abs(w)), signature=signature, isolated=isolated)
-    return _Embedded(X, w, signature, rate, nodes)
+    return _Embedded(X, w, signature, rate, nodes, residuals, edge, above)
+
+
+# Block products of the two Krylov solves of an automatic dimension: the scan of
+# ceil(log2 n) eigenpairs, then the refinement of the kept ones (warm-started). Their sum is
+# the embedding's cost bound on a release with no gap in its spectrum.
+_SCAN_BUDGET = 32
+_REFINE_BUDGET = 16
+_EDGE_MARGIN = 1.05
+
+
+def _noise_edge(op, n):
+    """Estimated spectral norm of the embedded matrix's noise, ``2 sqrt(n q (1 - q))`` times
+    the adjustment's scale, ``q`` the release's density: the edge of the noise bulk of an
+    Erdos-Renyi graph with the release's density (random-matrix theory), which a flip adds
+    to whatever noise the graph itself has. Eigenvalues below it are indistinguishable from
+    noise."""
+    if n < 2:
+        return 0.0
+    raw = op.row_sums() / op.scale + op.shift * (n - 1)
+    q = float(np.clip(raw.mean() / (n - 1), 0.0, 1.0))
+    return float(2.0 * np.sqrt(n * q * (1.0 - q)) * op.scale)
+
+
+def _check_signal(w, edge, info, rate):
+    """Warn when no kept eigenvalue stands above the noise edge (the release shows no signal)
+    or when the solver's budget left residuals above 1e-3; return how many stand above."""
+    # An outlier of a low-rank signal sits above the bulk's edge (the BBP transition); the
+    # largest noise eigenvalues fluctuate around it, so 5% above is asked for.
+    above = int(np.count_nonzero(np.abs(w) > _EDGE_MARGIN * edge))
+    if above == 0 and w.size:
+        warnings.warn(
+            f"no eigenvalue of the {'adjusted release' if rate else 'graph'} stands above its "
+            f"noise edge (about {edge:.4g}, with a 5% margin; largest kept |eigenvalue| "
+            f"{np.abs(w).max():.4g}): the embedding is noise, the "
+            f"{'release' if rate else 'graph'} shows no low-rank signal at this size"
+            + (" and epsilon" if rate else "") + ".", UserWarning, stacklevel=4)
+    elif not info.converged and float(info.residuals.max()) > 1e-3:
+        warnings.warn(
+            f"the eigensolver stopped at its budget of {info.products} block products with "
+            f"relative residuals up to {float(info.residuals.max()):.2g} (see residuals_): "
+            "the top of the spectrum has no clear gap.", UserWarning, stacklevel=4)
+    return above
 
 
 class _Embedded:
     """One graph's embedding with what the estimator records of it."""
 
-    __slots__ = ("X", "eigenvalues", "signature", "rate", "nodes")
+    __slots__ = ("X", "eigenvalues", "signature", "rate", "nodes", "residuals", "noise_edge",
+                 "above")
 
-    def __init__(self, X, eigenvalues, signature, rate, nodes):
+    def __init__(self, X, eigenvalues, signature, rate, nodes, residuals, noise_edge, above):
         self.X, self.eigenvalues, self.signature = X, eigenvalues, signature
         self.rate, self.nodes = rate, nodes
+        self.residuals, self.noise_edge, self.above = residuals, noise_edge, above
 
     def isolated_names(self):
         """The index labels of the isolated nodes in the pandas output (see get_isolated)."""
@@ -277,6 +328,17 @@ class AdjacencySpectralEmbedding(TableOutputMixin, ParamsMixin, TransformerMixin
     n_isolated_ : int (a list for a batch)
         Nodes with no edge to another node: their rows carry no signal (the plain embedding
         puts them at the origin) and the embedding marks them (see the Notes).
+    residuals_ : ndarray of shape (d,) (a list for a batch)
+        A-posteriori relative residual ``|M v - w v| / |w_1|`` of each embedded eigenpair
+        (column order of the embedding): how accurate the eigensolver's answer is.
+    noise_edge_ : float (a list for a batch)
+        Estimated spectral norm of the embedded matrix's noise, ``2 sqrt(n q (1 - q))``
+        times the adjustment's ``1 / (1 - 2 pi)``, ``q`` the release's density. Eigenvalues
+        below it are indistinguishable from noise; a warning says when none stands above it
+        (no signal in the release).
+    n_above_noise_ : int (a list for a batch)
+        Kept eigenvalues more than 5% above ``noise_edge_`` in magnitude: the dimensions
+        that carry signal distinguishable from the noise (0: none, with a warning).
     n_features_in_ : int
         Number of nodes, when every fitted graph has the same (a graph is a pairwise
         matrix: its columns are its nodes).
@@ -375,6 +437,9 @@ class AdjacencySpectralEmbedding(TableOutputMixin, ParamsMixin, TransformerMixin
         self.flip_probability_ = join_batch([r.rate for r in results], single)
         self.n_isolated_ = join_batch([int(np.count_nonzero(r.X.isolated)) for r in results],
                                       single)
+        self.residuals_ = join_batch([r.residuals for r in results], single)
+        self.noise_edge_ = join_batch([r.noise_edge for r in results], single)
+        self.n_above_noise_ = join_batch([r.above for r in results], single)
         sizes = {r.X.shape[0] for r in results}
         if len(sizes) == 1:
             # A graph's columns are its nodes: as for scikit-learn's precomputed affinities.
