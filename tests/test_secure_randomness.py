@@ -3,7 +3,9 @@
 A real release must draw from a cryptographically secure source seeded by the operating
 system: whoever learns a numpy or Python generator's seed (or enough of its output) can replay
 every coin and undo the mechanism. So while a mechanism releases with "secure", creating or
-seeding a numpy generator, or drawing from Python's ``random``, is an error here.
+seeding a numpy generator, or drawing from Python's ``random``, is an error here. The secure
+coins (ChaCha20 keystream, :class:`~tdadp.utils.ChaCha20Random`) must also flip at the stated
+rate, from the tiniest epsilon to the largest.
 """
 
 import contextlib
@@ -11,6 +13,7 @@ import random
 
 import numpy as np
 import pytest
+from scipy import stats
 from sklearn.base import clone
 
 import tdadp
@@ -119,3 +122,34 @@ def test_the_clustering_recipe_releases_with_secure_coins(clusterer):
     assert not calls
     labels = pipe.fit_predict(A)  # what follows the release is post-processing
     assert labels.shape == (120,) and np.isfinite(_values(released)).all()
+
+
+P_MIN = 1e-6  # secure coins are unseeded: a check fails by chance about once in a million
+
+
+@pytest.fixture(scope="module")
+def flip_input():
+    # The input is not what is tested: a seeded G(n, 0.3), with edges and non-edges to flip.
+    rng = np.random.default_rng(5)
+    upper = np.triu(rng.random((3000, 3000)) < 0.3, 1)
+    return (upper | upper.T).astype(np.uint8)
+
+
+@pytest.mark.parametrize("output", ["dense", "sparse", "packed"])
+@pytest.mark.parametrize("eps", [0.0, 1e-6, 1.0, 4.0, 12.0, 40.0])
+def test_secure_coins_flip_at_the_stated_rate(flip_input, output, eps):
+    """Binomial tests of the flips of edges and of non-edges, for each kind of release (dense
+    and packed: 53-bit uniforms against the rate; sparse: exact geometric gaps from bounded
+    integers), from pure noise (rate 1/2) to eps = 12 (rate 6e-6, about 28 flips) and 40
+    (rate 2^-53: nothing flips)."""
+    mech = tdadp.EdgeFlip(eps, random_state="secure", output=output).fit()
+    with no_seeded_generators() as calls:
+        B = mech.transform(flip_input)
+    assert not calls
+    B = B.toarray() if hasattr(B, "toarray") else np.asarray(B)
+    upper = np.triu(np.ones(flip_input.shape, dtype=bool), 1)
+    p = mech.flip_probability_
+    for value in (0, 1):
+        dyads = upper & (flip_input == value)
+        flips = int(np.count_nonzero(B[dyads] != value))
+        assert stats.binomtest(flips, int(dyads.sum()), p).pvalue > P_MIN, (value, flips)

@@ -15,8 +15,14 @@ releases nothing. ``fit`` releases nothing and charges nothing; ``fit_transform`
 per item. ``accountant=None`` tracks nothing.
 
 Randomness: each item of a batch gets its own stream (``item_streams``: the seed, the
-mechanism's stage tag and the item's position), so results do not depend on ``n_jobs``;
-``random_state="secure"`` draws every coin from the operating system's CSPRNG.
+mechanism's stage tag and the item's position), so results do not depend on ``n_jobs``.
+``random_state="secure"`` draws every coin from a cryptographically secure generator,
+:class:`~tdadp.utils.ChaCha20Random`: the ChaCha20 keystream under a 256-bit key read from the
+operating system's CSPRNG (``os.urandom``), a fresh key for every release (each item of each
+``transform``), a distinct nonce for every stream under it (the row blocks of a packed
+release), and no (key, nonce) pair used twice. Predicting or replaying the coins then means
+breaking ChaCha20 as a stream cipher (telling its keystream from random bytes without the
+key), for which nothing better than trying the 2^256 keys is known.
 
 Output: a mechanism whose release is a graph offers ``set_output``; with pandas output each
 released graph is a DataFrame adjacency (:func:`~tdadp.io.graph_frame`: node names as index

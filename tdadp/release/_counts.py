@@ -127,8 +127,9 @@ _COMMON_PARAMS = """epsilon : float in (0, inf], default=1.0
         statistic with the probability eps-DP allows (``1 - 2/(1 + e^(eps/D))`` and more).
         Use ``random_state="secure"`` for a real release.
     random_state : None, int, numpy.random.Generator, SeedSequence or "secure"
-        Integer seeds and Generators are for experiments only; "secure" draws from the
-        operating system's CSPRNG.
+        Integer seeds and Generators are for experiments only; "secure" draws from a
+        ChaCha20 keystream under a fresh 256-bit key from the operating system's CSPRNG
+        (:class:`~tdadp.utils.ChaCha20Random`).
     n_jobs : int, optional
         Graphs of a batch released in parallel (threads); results do not depend on it.
     accountant : BudgetAccountant, optional

@@ -7,7 +7,11 @@ holds its parameters and its guarantee, never the graph (nor its size).
 Randomness: ``random_state`` as an int or a Generator gives reproducible experiments, which is
 exactly what a real release must not have: anyone with the seed replays every coin, and two
 releases made with the same seed leak the XOR of their inputs. ``random_state="secure"``
-draws every coin from the operating system's CSPRNG instead.
+draws every coin from :class:`~tdadp.utils.ChaCha20Random` instead: ChaCha20 keystream under
+a fresh 256-bit key from ``os.urandom`` for each release, each row block of a packed release
+on its own nonce (see :mod:`tdadp.release._base`). Its 53-bit uniforms are compared with the
+rate exactly as a seeded release's are, so the flip rates are the same; only the coins'
+source differs (and a keystream is about as cheap to draw as numpy's generator).
 
 Rates at the extremes: a mechanism flips at :func:`implemented_rate`, its ideal rate rounded
 toward 1/2 on the grid ``k 2^-53`` that uniform doubles live on. The rate is therefore never 0
@@ -383,7 +387,9 @@ class EdgeFlip(_RandomizedResponse):
         36.7-edge DP, which ``guarantee_.effective_epsilon`` states.
     random_state : None, int, numpy.random.Generator, SeedSequence or "secure"
         Integer seeds and Generators make experiments reproducible and must never be used for
-        a real release; "secure" draws every coin from the operating system's CSPRNG.
+        a real release; "secure" draws every coin from a ChaCha20 keystream under a fresh
+        256-bit key from the operating system's CSPRNG, one key per release
+        (:class:`~tdadp.utils.ChaCha20Random`).
     n_jobs : int, optional
         Graphs of a batch released in parallel (threads); results do not depend on it.
     accountant : BudgetAccountant, optional

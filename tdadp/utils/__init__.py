@@ -28,6 +28,7 @@ from ._params import (
 )
 from ._random import (
     SECURE,
+    ChaCha20Random,
     OSRandom,
     block_streams,
     check_random_state,
@@ -58,6 +59,7 @@ __all__ = [
     "available_memory",
     "SECURE",
     "OSRandom",
+    "ChaCha20Random",
     "block_streams",
     "item_streams",
     "stage_tag",
