@@ -496,6 +496,10 @@ def _cluster(args):
         labels[keep] = model.labels_
         significant = getattr(model, "significant_", None)
     _write_table(out, ["node", "cluster"], zip(_names(G), labels.tolist()))
+    unplaced = int(np.count_nonzero(labels < 0)) - (n - keep.size)
+    if unplaced > 0:
+        _say(f"{unplaced} node(s) with an edge but no direction in the embedding (outside the "
+             "components its leading eigenvectors describe): cluster -1")
     found = labels[labels >= 0]
     k = int(found.max()) + 1 if found.size else 0
     sizes = np.bincount(found, minlength=k)
