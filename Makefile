@@ -4,6 +4,8 @@ PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.tdadp-installed
+# Test processes (pytest-xdist): one per core; the tests share no files or ports.
+TEST_WORKERS ?= auto
 
 BENCH_VENV  ?= .venv-bench
 BENCH_PY    := $(BENCH_VENV)/bin/python
@@ -47,13 +49,13 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 
 test: lint
-	MPLBACKEND=Agg $(PY) -m pytest -m "not slow" $(PYTEST_ARGS)
+	MPLBACKEND=Agg $(PY) -m pytest -m "not slow" -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
 test-slow: $(STAMP)
-	MPLBACKEND=Agg $(PY) -m pytest -m slow $(PYTEST_ARGS)
+	MPLBACKEND=Agg $(PY) -m pytest -m slow -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
 test-all: $(STAMP)
-	MPLBACKEND=Agg $(PY) -m pytest $(PYTEST_ARGS)
+	MPLBACKEND=Agg $(PY) -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
 # The benchmarks compare against graspologic, which pins older numpy: keep it out of the
 # main environment.
