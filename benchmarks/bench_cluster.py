@@ -1,6 +1,9 @@
 """ToMATo fit time and agreement: tdadp's ToMATo against gudhi's Tomato and k-means.
 
-Run from the repository root: ``python -m benchmarks.bench_cluster [--quick]``.
+Run from the repository root: ``python -m benchmarks.bench_cluster [--quick] [--only PART]``
+(parts: ``matched``, the same graph and density as gudhi; ``versus``, ``ToMATo(n_clusters=K)``
+beside gudhi's ``Tomato(n_clusters=K)``, target ratio 2; ``automatic``, the bootstrap-tested
+count; ``network``, a real network end to end).
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ from benchmarks._common import best_of
 from tdadp import PrivateClustering, from_networkx
 from tdadp.cluster import ToMATo
 from tdadp.datasets import load_polblogs, load_polbooks
+
+_PARTS = ("matched", "versus", "automatic", "network")
 
 
 def _mixture(n, dim, seed):
@@ -36,18 +41,37 @@ def _mixture(n, dim, seed):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="small smoke run")
+    parser.add_argument("--only", choices=_PARTS, action="append",
+                        help="run only these parts (repeatable); default: all")
     args = parser.parse_args(argv)
-    sizes = (2_000,) if args.quick else (10_000, 100_000)
-    repeat = 1 if args.quick else 2
-    k, density_k = 15, 30
+    parts = args.only or _PARTS
+    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cpus, "
+          f"python {platform.python_version()}")
+    if "matched" in parts:
+        _matched(sizes=(2_000,) if args.quick else (10_000, 100_000),
+                 repeat=1 if args.quick else 2)
+    if "versus" in parts:
+        _versus_gudhi(sizes=(2_000,) if args.quick else (10_000, 100_000, 1_000_000),
+                      repeat=1 if args.quick else 3)
+    if "automatic" in parts:
+        _automatic(sizes=(2_000,) if args.quick else (10_000, 100_000, 1_000_000))
+    if "network" in parts:
+        _real_network(quick=args.quick)
+
+
+def _gudhi_tomato():
     try:
         from gudhi.clustering.tomato import Tomato
     except ImportError:  # pragma: no cover
-        Tomato = None
+        return None
+    return Tomato
 
-    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cpus, "
-          f"python {platform.python_version()}")
-    print(f"ToMATo k={k}, density_k={density_k}, logDTM, 4 clusters (n_clusters=4); gudhi "
+
+def _matched(sizes, repeat):
+    """tdadp's ToMATo and gudhi's Tomato on the same graph and density, with k-means."""
+    k, density_k = 15, 30
+    Tomato = _gudhi_tomato()
+    print(f"\nToMATo k={k}, density_k={density_k}, logDTM, 4 clusters (n_clusters=4); gudhi "
           f"Tomato with the same graph and density (k={k + 1}, k_DTM={density_k + 1}, "
           "symmetrize_graph=True, as gudhi counts the point itself); KMeans(4, n_init=1).")
     print("best of", repeat, "runs; ARI against the truth on the clustered (non-noise) points")
@@ -75,25 +99,40 @@ def main(argv=None):
                   f"{1e3 * t_recut:8.1f} | {agree:16.4f} "
                   f"{adjusted_rand_score(y[core], ours[core]):9.3f} "
                   f"{adjusted_rand_score(y[core], km[core]):7.3f}", flush=True)
-    _defaults(sizes=(2_000,) if args.quick else (10_000, 100_000, 1_000_000))
-    _automatic(sizes=(2_000,) if args.quick else (10_000, 100_000, 1_000_000))
-    _real_network(quick=args.quick)
 
 
-def _defaults(sizes):
-    """ToMATo with its defaults given the number of clusters: the stability selection of
-    metric and scale (12 settings on 10 subsamples of at most 2,000 points), then the fit."""
-    print("\nToMATo() with n_clusters=4 and its defaults (metric, k and density_k chosen), "
-          "dim 3, one run")
-    print(f"{'n':>9} | {'fit s':>7} | {'metric':>9} {'k':>4} {'density_k':>9} | {'ARI':>6}")
+def _versus_gudhi(sizes, repeat):
+    """ToMATo(n_clusters=K) beside gudhi's Tomato(n_clusters=K) at its defaults, twice: given
+    the settings (gudhi's neighbourhoods: nothing to select), and with ToMATo's defaults (the
+    stability selection of geometry and scale, then the fit). Target: a ratio of at most 2."""
+    Tomato = _gudhi_tomato()
+    if Tomato is None:  # pragma: no cover
+        print("\ngudhi is not installed: no side-by-side run")
+        return
+    given = dict(metric="euclidean", subspace="full", k=9, density_k=9)
+    print(f"\nSide by side on the mixture in R^3 (4 clusters), best of {repeat} runs (one at "
+          "10^6): gudhi's Tomato(n_clusters=K) at its defaults (k=10, k_DTM=10, counting the "
+          "point itself) against ToMATo(n_clusters=K) given the same neighbourhoods "
+          f"({', '.join(f'{key}={v!r}' for key, v in given.items())}) and at its defaults "
+          "(random_state=0). ARI against the truth on the clustered points.")
+    header = (f"{'n':>9} {'K':>2} {'ToMATo':>9} | {'tdadp s':>8} {'gudhi s':>8} {'ratio':>6} |"
+              f" {'metric':>9} {'k':>3} {'dk':>3} | {'ARI tdadp':>9} {'ARI gudhi':>9}")
+    print(header)
+    print("-" * len(header))
     for n in sizes:
         X, y = _mixture(n, 3, seed=n)
-        est = ToMATo(n_clusters=4, random_state=0)
-        _, t = best_of(lambda est=est, X=X: est.fit(X), repeat=1)
         core = y >= 0
-        print(f"{n:>9} | {t:7.2f} | {est.metric_:>9} {est.k_:>4} {est.density_k_:>9} | "
-              f"{adjusted_rand_score(y[core], est.labels_[core]):6.3f}", flush=True)
-
+        runs = repeat if n < 1_000_000 else 1
+        for K in (4, 2):
+            ref = Tomato(n_clusters=K)
+            _, t_g = best_of(lambda ref=ref, X=X: ref.fit(X), repeat=runs)
+            for name, params in (("given", given), ("defaults", dict(random_state=0))):
+                est = ToMATo(n_clusters=K, **params)
+                _, t = best_of(lambda est=est, X=X: est.fit(X), repeat=runs)
+                print(f"{n:>9} {K:>2} {name:>9} | {t:8.3f} {t_g:8.3f} {t / t_g:6.2f} | "
+                      f"{est.metric_:>9} {est.k_:>3} {est.density_k_:>3} | "
+                      f"{adjusted_rand_score(y[core], est.labels_[core]):9.3f} "
+                      f"{adjusted_rand_score(y[core], ref.labels_[core]):9.3f}", flush=True)
 
 
 def _automatic(sizes):

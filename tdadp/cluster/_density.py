@@ -12,8 +12,8 @@ import scipy.sparse as sp
 from scipy.spatial import cKDTree
 from sklearn.neighbors import KernelDensity
 
-__all__ = ["knn_distances", "knn_graph_edges", "radius_graph_edges", "log_dtm_density",
-           "log_kde_density", "edges_to_csr"]
+__all__ = ["knn_distances", "Neighbours", "knn_graph_edges", "knn_graph_arcs",
+           "radius_graph_edges", "log_dtm_density", "log_kde_density", "edges_to_csr"]
 
 # The floor of exp(log-density) keeps duplicated points (every neighbour at distance 0) at a
 # finite, very large density instead of +inf, which would make prominences infinite.
@@ -48,17 +48,82 @@ def knn_distances(X, k, *, n_jobs=None, tree=None):
     n = X.shape[0]
     tree = cKDTree(X) if tree is None else tree
     dist, idx = tree.query(X, k=k + 1, workers=_workers(n_jobs))
-    dist = np.atleast_2d(dist).reshape(n, k + 1)
-    idx = np.atleast_2d(idx).reshape(n, k + 1)
-    # With duplicated points the point itself need not come first among its zero-distance
-    # neighbours: drop it wherever it is, or the farthest neighbour when it is absent.
-    is_self = idx == np.arange(n)[:, None]
-    missing = ~is_self.any(axis=1)
-    is_self[missing, -1] = True
-    first = is_self.cumsum(axis=1) == 1
-    drop = is_self & first
-    keep = ~drop
-    return dist[keep].reshape(n, k), idx[keep].reshape(n, k).astype(np.intp, copy=False)
+    full_dist = np.atleast_2d(dist).reshape(n, k + 1)
+    full_idx = np.atleast_2d(idx).reshape(n, k + 1).astype(np.intp, copy=False)
+    # The point itself at distance 0 nearly always comes first: dropping that column is a view,
+    # where the general rule below costs a few passes over the whole array.
+    odd = np.flatnonzero(full_idx[:, 0] != np.arange(n))
+    dist, idx = full_dist[:, 1:], full_idx[:, 1:]
+    if odd.size:
+        # With duplicated points the point itself need not come first among its zero-distance
+        # neighbours: drop it wherever it is, or the farthest neighbour when it is absent.
+        d, i = full_dist[odd], full_idx[odd]
+        is_self = i == odd[:, None]
+        is_self[~is_self.any(axis=1), -1] = True
+        keep = ~(is_self & (is_self.cumsum(axis=1) == 1))
+        dist, idx = dist.copy(), idx.copy()
+        dist[odd] = d[keep].reshape(odd.size, k)
+        idx[odd] = i[keep].reshape(odd.size, k)
+    return dist, idx
+
+
+class Neighbours:
+    """The nearest neighbours of one point cloud, queried once and re-queried only for more.
+
+    A fit refines its scale and a selection compares several: they read the first ``k``
+    columns of one query (the same neighbours a query of ``k`` would give, bar the order of
+    exact ties) instead of querying again.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    n_jobs : int or None
+        Worker threads for the k-d tree queries.
+    lists : (distances, indices) or None
+        Neighbours already known (as :func:`knn_distances` returns them).
+    budget : callable or None
+        Called with the number of neighbours before each query, to refuse one beyond the
+        memory left.
+    """
+
+    def __init__(self, X, *, n_jobs=None, lists=None, budget=None):
+        self.X = X
+        self.n_jobs = n_jobs
+        self.budget = budget
+        self._tree = None
+        self._dist, self._idx = (None, None) if lists is None else lists
+
+    @property
+    def tree(self):
+        """A k-d tree on the points, built on first use."""
+        if self._tree is None:
+            self._tree = cKDTree(self.X)
+        return self._tree
+
+    @property
+    def width(self):
+        """Number of neighbours known without a query."""
+        return 0 if self._idx is None else self._idx.shape[1]
+
+    def nearest(self, k):
+        """Distances and indices of the ``k`` nearest neighbours (views: not to be written)."""
+        if k > self.width:
+            if self.budget is not None:
+                self.budget(k)
+            self._dist, self._idx = knn_distances(self.X, k, n_jobs=self.n_jobs,
+                                                  tree=self.tree)
+        return self._dist[:, :k], self._idx[:, :k]
+
+
+def knn_graph_arcs(indices):
+    """Arcs from every point to each of its ``k`` nearest neighbours.
+
+    As undirected edges they are the symmetrised k-nearest-neighbour graph's, a pair listed
+    twice when each point is among the other's neighbours. The merge tree reads duplicates as
+    one edge, so a fit skips :func:`knn_graph_edges`'s sort of ``n k`` keys.
+    """
+    n, k = indices.shape
+    return np.repeat(np.arange(n, dtype=np.intp), k), indices.ravel()
 
 
 def knn_graph_edges(indices):
@@ -109,12 +174,17 @@ def log_dtm_density(distances, dim):
     the neighbours, which only adds a constant to the log-density).
 
     Distances are divided by the largest of each row before the power, so large ``dim``
-    neither overflows nor underflows.
+    neither overflows nor underflows. Each row must be sorted increasingly, as
+    :func:`knn_distances` returns them: the largest is the last.
     """
-    scale = distances.max(axis=1)
+    scale = distances[:, -1]
     zero = scale == 0
     safe = np.where(zero, 1.0, scale)
-    ratio_mean = np.mean((distances / safe[:, None]) ** dim, axis=1)  # in [1/k, 1]
+    # The power in place and the sum divided (np.mean's arithmetic, without its overhead): a
+    # stability selection computes this density for every subsample and candidate.
+    ratio = distances / safe[:, None]
+    np.power(ratio, dim, out=ratio)
+    ratio_mean = ratio.sum(axis=1) / ratio.shape[1]  # in [1/k, 1]
     ratio_mean[zero] = 1.0  # all neighbours at distance 0: handled below
     log_mean = np.log(ratio_mean) + dim * np.log(safe)
     log_mean = np.where(zero, _LOG_TINY, np.maximum(log_mean, _LOG_TINY))

@@ -60,6 +60,8 @@ class MergeTree:
         L = self.n_modes
         c = int(n_clusters)
         merged = self.merge_edges[c:]
+        if L <= _FEW_MODES:
+            return self._few_labels(merged)
         graph = sp.coo_matrix(
             (np.ones(merged.shape[0], dtype=np.int8), (merged[:, 0], merged[:, 1])),
             shape=(L, L),
@@ -73,6 +75,24 @@ class MergeTree:
         rank[np.argsort(first, kind="stable")] = np.arange(first.size, dtype=np.intp)
         return rank[comp][self.leaf_of_point]
 
+    def _few_labels(self, merged):
+        """:meth:`labels` by a union-find in Python that keeps each component's best-placed
+        mode as its root: on a few hundred modes, cheaper than scipy's checks and conversions
+        (a stability selection cuts over a hundred small trees)."""
+        L = self.n_modes
+        parent = list(range(L))
+        for x, y in merged.tolist():
+            rx, ry = _find(parent, x), _find(parent, y)
+            if rx != ry:
+                parent[max(rx, ry)] = min(rx, ry)
+        root = np.array([_find(parent, i) for i in range(L)], dtype=np.intp)
+        rank = np.cumsum(root == np.arange(L)) - 1  # roots numbered by position
+        return rank[root][self.leaf_of_point]
+
+
+# Up to this many modes, :meth:`MergeTree.labels` runs a union-find in Python.
+_FEW_MODES = 256
+
 
 def _find(parent, i):
     root = i
@@ -83,6 +103,29 @@ def _find(parent, i):
     return root
 
 
+def _earliest_per_pair(a, b, t, n_basins, n):
+    """The earliest of the edges (time ``t``) between each pair of basins ``a < b``, pairs in
+    increasing ``(a, b)``."""
+    L = n_basins
+    key = a * L + b
+    cells = L * L
+    if cells <= max(4 * key.size, 1 << 20):
+        # Few basins: a minimum per pair in a dense table, where sorting the (many) edges
+        # between basins took most of a fit's merge tree.
+        never = np.iinfo(np.int64).max
+        first = np.full(cells, never, dtype=np.int64)
+        np.minimum.at(first, key, t)
+        key = np.flatnonzero(first != never)
+        return key // L, key % L, first[key]
+    # One sort by (pair, time): the first edge of every run of a pair is its earliest.
+    order = np.argsort(key * n + t) if cells * n < 2**62 else np.lexsort((t, key))
+    key, t = key[order], t[order]
+    first = np.ones(key.size, dtype=bool)
+    np.not_equal(key[1:], key[:-1], out=first[1:])
+    key, t = key[first], t[first]
+    return key // L, key % L, t
+
+
 def build_merge_tree(density, u, v):
     """Build the ToMATo merge tree of ``density`` on the undirected graph with edges (u, v).
 
@@ -91,7 +134,9 @@ def build_merge_tree(density, u, v):
     density : ndarray of shape (n,)
         Finite density (or log-density) values.
     u, v : ndarray of int
-        Edge endpoints, each undirected edge listed once.
+        Edge endpoints, each undirected edge listed at least once, in either direction (the
+        arcs of a k-nearest-neighbour graph list a pair twice when each point is among the
+        other's neighbours).
 
     Returns
     -------
@@ -125,24 +170,19 @@ def build_merge_tree(density, u, v):
     # Edges between basins, each appearing at the rank of its lower endpoint. For every pair of
     # basins only the earliest edge can matter, and among those only a spanning forest.
     bu, bv = basin[u], basin[v]
-    cross = bu != bv
-    a = np.minimum(bu[cross], bv[cross]).astype(np.int64)
-    b = np.maximum(bu[cross], bv[cross]).astype(np.int64)
-    t = np.maximum(rank[u[cross]], rank[v[cross]]).astype(np.int64)
+    cross = np.flatnonzero(bu != bv)
+    bu, bv = bu[cross], bv[cross]
+    a = np.minimum(bu, bv).astype(np.int64, copy=False)
+    b = np.maximum(bu, bv).astype(np.int64, copy=False)
+    t = np.maximum(rank[u[cross]], rank[v[cross]]).astype(np.int64, copy=False)
     if a.size:
-        by_time = np.argsort(t, kind="stable")
-        key = a[by_time] * L + b[by_time]
-        # First (earliest) occurrence of every basin pair: a stable sort keeps time order
-        # within equal keys.
-        by_key = np.argsort(key, kind="stable")
-        sorted_key = key[by_key]
-        first = np.ones(key.size, dtype=bool)
-        np.not_equal(sorted_key[1:], sorted_key[:-1], out=first[1:])
-        sel = by_time[by_key[first]]
-        a, b, t = a[sel], b[sel], t[sel]
-        # Weights t + 1 > 0: scipy reads explicit zeros as missing edges.
+        a, b, t = _earliest_per_pair(a, b, t, L, n)
+        # Weights t + 1 > 0: scipy reads explicit zeros as missing edges. The pairs come sorted
+        # by (a, b), so they are the CSR layout already (no conversion from coordinates).
+        indptr = np.zeros(L + 1, dtype=np.intp)
+        np.cumsum(np.bincount(a, minlength=L), out=indptr[1:])
         forest = minimum_spanning_tree(
-            sp.csr_matrix((t + 1, (a, b)), shape=(L, L), dtype=np.float64)
+            sp.csr_matrix(((t + 1).astype(np.float64), b, indptr), shape=(L, L))
         ).tocoo()
         a = forest.row.astype(np.intp)
         b = forest.col.astype(np.intp)

@@ -13,7 +13,10 @@ which the density at that scale cannot resolve a mode) ranks after every setting
 resolves all its clusters.
 
 Neighbour counts are relative to :func:`default_k` of the sample size, so a setting chosen on
-subsamples carries over to the whole cloud.
+subsamples carries over to the whole cloud. A cloud of more than 4,000 points is judged on a
+random 4,000 of them (:func:`stability_subsamples`), so the cost does not grow with its size;
+and when every setting clusters the first few subsamples alike the comparison stops there
+(:func:`candidates_agree`): the choice would change few labels.
 
 The subspace is a choice too. A network with K communities has an expected adjacency matrix of
 rank at most K, so its K leading spectral dimensions hold the communities (the rule of spectral
@@ -33,12 +36,21 @@ import math
 import numpy as np
 
 __all__ = ["default_k", "leading_directions", "has_spectral_gap", "GAP_RATIO",
-           "stability_candidates", "resolve_candidate", "most_stable", "adjusted_rand"]
+           "stability_candidates", "resolve_candidate", "stability_subsamples",
+           "candidates_agree", "most_stable", "adjusted_rand", "AGREE_AFTER",
+           "AGREEMENT"]
 
 # Neighbourhoods relative to the default round(1.5 ln n), and the density's neighbours
 # relative to the graph's: the range the measured networks and point clouds needed.
 _K_FACTORS = (0.5, 1.0, 2.0)
 _DENSITY_FACTORS = (1, 2)
+
+# The comparison stops after this many subsamples when every two candidates' clusterings of
+# each agree to this adjusted Rand index: whichever is chosen then moves few labels (on the
+# four clusters of benchmarks/bench_cluster.py every two settings agree to 0.97 or 0.98), and
+# the other subsamples would cost more than twice as much again.
+AGREE_AFTER = 3
+AGREEMENT = 0.95
 
 # Largest ratio of the (K+1)-th to the K-th second-moment eigenvalue at which the K leading
 # directions are offered to the selection. Measured on the privacy-adjusted embeddings of 10
@@ -142,26 +154,77 @@ def resolve_candidate(candidate, n_samples):
     return candidate["metric"], k, max(1, min(dk, n_samples - 1))
 
 
-def most_stable(n_samples, n_clusters, candidates, cluster, rng, *, n_subsamples=10,
-                fraction=0.8, max_points=2000):
-    """The candidate whose ``n_clusters``-clusterings of subsamples agree most.
+def stability_subsamples(n_samples, n_clusters, rng, *, n_subsamples=10, fraction=0.8,
+                         max_points=2000, max_pool=4000):
+    """The points a selection looks at and its subsamples of them.
 
     Parameters
     ----------
     n_samples : int
     n_clusters : int
-    candidates : list
-        Settings passed to ``cluster``.
-    cluster : callable
-        ``cluster(idx, candidate) -> (labels, resolved)`` of the subsample of the points of
-        indices ``idx`` (sorted); ``resolved`` says whether every cluster is large enough for
-        the candidate's scale.
     rng : numpy Generator
     n_subsamples : int
         Subsamples drawn (the same ones for every candidate).
     fraction : float
-        Share of the points in a subsample, at most ``max_points`` points (the choice is
-        relative to the sample size, so large clouds are judged on subsamples of that size).
+        Share of the pool in a subsample, at most ``max_points`` points.
+    max_points : int
+        Largest subsample: the choice is relative to the sample size, so a large cloud is
+        judged on subsamples of that size.
+    max_pool : int
+        Largest pool.
+
+    Returns
+    -------
+    pool : ndarray of int
+        Indices (sorted) of the points drawn from: all of them, or on a larger cloud a random
+        ``max_pool`` of them. Subsamples of 2,000 points of a pool of 4,000 share about 1,000
+        points, as on a cloud of 4,000, where subsamples of the whole cloud would share a
+        number that falls like ``1 / n_samples`` (400 on 10^4 points, 4 on 10^6: too few
+        for the agreement of two clusterings to mean anything). Not a smaller pool:
+        subsamples of 80% of one sample all see its accidents and agree on splits that
+        another sample would not show (on two concentric latent circles of 3,000 + 1,000
+        nodes at eps = 1, a pool of 2,500 made a scale that cuts the rings wrongly the most
+        stable in one release of ten, adjusted Rand index -0.04 against 0.95).
+    subsamples : list of ndarray of int
+        Positions in ``pool`` (sorted) of each subsample's points, all of one size.
+    """
+    n = int(n_samples)
+    size = int(min(n, max_pool))
+    pool = np.arange(n) if size == n else np.sort(rng.choice(n, size, replace=False))
+    m = int(min(max(n_clusters + 1, round(fraction * size)), max_points, size))
+    subsamples = [np.sort(rng.choice(size, m, replace=False)) for _ in range(n_subsamples)]
+    return pool, subsamples
+
+
+def candidates_agree(labelings, resolved, threshold=AGREEMENT):
+    """Whether every candidate resolved all its clusters and every two candidates clustered
+    each subsample so far alike (adjusted Rand index at least ``threshold``).
+
+    ``labelings`` and ``resolved`` as in :func:`most_stable`.
+    """
+    if not all(resolved):
+        return False
+    for s in range(len(labelings[0])):
+        inside = labelings[0][s] >= 0
+        # Candidates often cluster a subsample identically: each distinct labeling once.
+        distinct = list({labels[s][inside].tobytes(): labels[s][inside]
+                         for labels in labelings}.values())
+        if any(adjusted_rand(a, b) < threshold for a, b in itertools.combinations(distinct, 2)):
+            return False
+    return True
+
+
+def most_stable(labelings, resolved):
+    """The candidate whose clusterings of the subsamples agree most.
+
+    Parameters
+    ----------
+    labelings : list of list of ndarray
+        For every candidate, the labels of every subsample's clustering, each an array over
+        the pool, -1 at the points outside the subsample.
+    resolved : sequence of bool
+        For every candidate, whether each of its clusterings resolved all its clusters (none
+        smaller than the candidate's neighbourhoods).
 
     Returns
     -------
@@ -169,27 +232,19 @@ def most_stable(n_samples, n_clusters, candidates, cluster, rng, *, n_subsamples
         Index of the chosen candidate (the first on ties: the candidates' order is the
         preference).
     scores : ndarray of shape (n_candidates,)
-        Stability of each candidate, in [-1, 1] (1: every subsample clustered alike).
+        Stability of each candidate, in [-1, 1] (1: every subsample clustered alike): the
+        mean adjusted Rand index over pairs of subsamples, on the points they share.
     resolved : ndarray of bool, shape (n_candidates,)
-        Whether every subsample clustering of the candidate resolved all its clusters.
     """
-    n = int(n_samples)
-    m = int(min(max(n_clusters + 1, round(fraction * n)), max_points, n))
-    subsamples = [np.sort(rng.choice(n, m, replace=False)) for _ in range(n_subsamples)]
-    scores = np.empty(len(candidates))
-    resolved = np.ones(len(candidates), dtype=bool)
-    for c, candidate in enumerate(candidates):
-        labels = []
-        for idx in subsamples:
-            full = np.full(n, -1, dtype=np.intp)
-            full[idx], ok = cluster(idx, candidate)
-            resolved[c] &= bool(ok)
-            labels.append(full)
-        agreement = []
-        for a, b in itertools.combinations(labels, 2):
-            both = (a >= 0) & (b >= 0)
-            agreement.append(adjusted_rand(a[both], b[both]))
-        scores[c] = np.mean(agreement)
+    # Every candidate clusters the same subsamples: the points two of them share are found
+    # once per pair.
+    pairs = list(itertools.combinations(range(len(labelings[0])), 2))
+    shared = [np.flatnonzero((labelings[0][s] >= 0) & (labelings[0][t] >= 0)) for s, t in pairs]
+    scores = np.empty(len(labelings))
+    for c, labels in enumerate(labelings):
+        scores[c] = np.mean([adjusted_rand(labels[s][both], labels[t][both])
+                             for (s, t), both in zip(pairs, shared)])
+    resolved = np.asarray(resolved, dtype=bool)
     # Resolved settings first, then the most stable; the first on ties.
-    best = int(np.lexsort((np.arange(len(candidates)), -scores, ~resolved))[0])
+    best = int(np.lexsort((np.arange(len(labelings)), -scores, ~resolved))[0])
     return best, scores, resolved

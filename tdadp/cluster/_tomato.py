@@ -6,7 +6,6 @@ import numbers
 import warnings
 
 import numpy as np
-from scipy.spatial import cKDTree
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.utils.validation import check_is_fitted
 
@@ -16,7 +15,9 @@ from ..utils._params import Interval, Options, ParamsMixin, Rule
 from ..utils._random import check_random_state, item_streams, stage_tag
 from ._cut import CUT_RULES, check_cut, resolve_cut
 from ._density import (
+    Neighbours,
     knn_distances,
+    knn_graph_arcs,
     knn_graph_edges,
     log_dtm_density,
     log_kde_density,
@@ -26,12 +27,15 @@ from ._hierarchy import build_merge_tree
 from ._input import check_node_embedding, with_isolated, without_direction
 from ._plotting import plot_prominence
 from ._selection import (
+    AGREE_AFTER,
+    candidates_agree,
     default_k,
     has_spectral_gap,
     leading_directions,
     most_stable,
     resolve_candidate,
     stability_candidates,
+    stability_subsamples,
 )
 from ._significance import prominence_band
 
@@ -100,44 +104,45 @@ def _angular(X):
     return np.where(flat, 0.0, X / np.where(flat, 1.0, norms))
 
 
-def _refined_fit(X, p, n_clusters):
+def _refined_fit(nb, p, n_clusters):
     """Density and merge tree with at least ``n_clusters`` modes and at most that many
     connected components: the neighbourhoods shrink by a third while the density has fewer
     modes (a finer scale shows more of them), then the graph's k grows while it has more
-    components than clusters (never below the modes asked for)."""
-    density, tree = _fit_tree(X, p)
-    n = X.shape[0]
+    components than clusters (never below the modes asked for). Every step reads the
+    neighbours ``nb`` holds, querying only for more."""
+    density, tree = _fit_tree(nb, p)
+    n = nb.X.shape[0]
     while tree.n_modes < n_clusters and max(p["k"], p["density_k"]) > 1:
         p = dict(p, k=max(1, p["k"] * 2 // 3), density_k=max(1, p["density_k"] * 2 // 3))
-        density, tree = _fit_tree(X, p)
+        density, tree = _fit_tree(nb, p)
     while tree.n_components > n_clusters and p["graph"] == "knn" and p["k"] < n - 1:
         grown = dict(p, k=min(n - 1, 2 * p["k"]))
-        g_density, g_tree = _fit_tree(X, grown)
+        g_density, g_tree = _fit_tree(nb, grown)
         if g_tree.n_modes < n_clusters:
             break
         p, density, tree = grown, g_density, g_tree
     return p, density, tree
 
 
-def _fit_tree(X, p, neighbours=None):
-    """Density, graph and merge tree of one validated point cloud (``neighbours``: the
-    distances and indices of at least ``max(k, density_k)`` nearest neighbours, when already
-    queried)."""
+def _fit_budget(X):
+    """Refuses a fit of ``X`` with ``k`` neighbours beyond the memory left: the k-d tree (a
+    copy of X and its index), the neighbours' distances and indices (twice, for the graph's
+    arcs) and a few per-point arrays for the merge tree."""
     n, d = X.shape
-    k = max(p["k"], p["density_k"]) + 1
-    # The k-d tree (a copy of X and its index), the neighbours' distances and indices (twice,
-    # for the graph's edge list) and a few per-point arrays for the merge tree.
-    check_memory(8.0 * n * (2 * d + 4 * k + 16), f"ToMATo on {n} points in R^{d} with "
-                 f"{k - 1} neighbours", " Subsample the cloud or use fewer neighbours (k).")
-    tree = cKDTree(X)
-    need_knn = p["k"] if p["graph"] == "knn" else 0
-    if p["density"] in ("logDTM", "DTM"):
-        need_knn = max(need_knn, p["density_k"])
-    if neighbours is not None and neighbours[0].shape[1] >= need_knn:
-        dist, idx = neighbours
-    elif need_knn:
-        dist, idx = knn_distances(X, need_knn, n_jobs=p["n_jobs"], tree=tree)
-    if p["density"] in ("logDTM", "DTM"):
+    return lambda k: check_memory(8.0 * n * (2 * d + 4 * (k + 1) + 16), f"ToMATo on {n} "
+                                  f"points in R^{d} with {k} neighbours", " Subsample the "
+                                  "cloud or use fewer neighbours (k).")
+
+
+def _fit_tree(nb, p):
+    """Density, graph and merge tree of one validated point cloud, from its neighbours ``nb``
+    (a :class:`Neighbours`, queried for as many as the fit needs)."""
+    X = nb.X
+    dtm = p["density"] in ("logDTM", "DTM")
+    need = max(p["k"] if p["graph"] == "knn" else 0, p["density_k"] if dtm else 0)
+    if need:
+        dist, idx = nb.nearest(need)
+    if dtm:
         log_f = log_dtm_density(dist[:, : p["density_k"]], p["dim"])
     else:
         log_f = log_kde_density(X, p["bandwidth"])
@@ -148,9 +153,9 @@ def _fit_tree(X, p, neighbours=None):
     else:
         density = log_f
     if p["graph"] == "knn":
-        u, v = knn_graph_edges(idx[:, : p["k"]])
+        u, v = knn_graph_arcs(idx[:, : p["k"]])
     else:
-        u, v = radius_graph_edges(X, p["radius"], tree=tree)
+        u, v = radius_graph_edges(X, p["radius"], tree=nb.tree)
     return density, build_merge_tree(density, u, v)
 
 
@@ -306,7 +311,7 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
     selection_ : list of dict or None
         The settings compared by the stability selection, one dict each (``subspace``,
         ``metric``, ``k``, ``density_k`` on the whole cloud, ``stability`` in [-1, 1],
-        ``resolved``); None when nothing was selected.
+        ``resolved``, ``subsamples`` compared on); None when nothing was selected.
     n_features_in_ : int
         Number of features seen during fit.
 
@@ -349,30 +354,39 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
     Zachary's karate club and on the Davis southern women, against 0.49 to 0.89 for k-means).
 
     **Stability selection.** Given ``n_clusters``, the choices left open (``metric="auto"``:
-    euclidean or angular; ``k=None``: 0.5, 1 or 2 times :func:`default_k`;
-    ``density_k=None``: 1 or 2 times ``k``; ``subspace="auto"``: all features or the
-    ``n_clusters`` leading directions) are compared on 10 random subsamples of 80% of
-    the points (at most 2,000), each clustered into ``n_clusters``. The setting whose
-    clusterings agree most (mean adjusted Rand index over pairs of subsamples, on their
-    common points) is kept [5]_; settings that split off a cluster smaller than their
-    neighbourhoods (a stable outlier) rank last. :attr:`selection_` lists the scores. On the
-    privacy-adjusted embedding, mean adjusted Rand index over 10 releases (k-means, Gaussian
-    mixture by BIC): karate club 0.67 at eps = 4 (0.49, 0.12) and 0.88 without privacy
-    (0.88, 0.16); Davis southern women 1.00 at eps = 4 (0.89, 0.94) and 1.00 (0.89, 1.00);
-    two concentric latent circles (1,200 + 400 and 3,000 + 1,000 nodes, eps = 2) 0.95 to
-    1.00, where k-means scores 0. Degree-heterogeneous networks choose the angular metric,
-    the circles the euclidean one. On Davis at eps = 4, 9 of the 10 releases choose the
-    leading subspace (all features: 0.84, with two releases at 0.12 and 0.30); the karate
-    club and the circles have no spectral gap after K and keep all features. Where the
-    signal is weak ToMATo loses: Davis at eps = 2, 0.51 (0.65, 0.42); karate at eps = 2,
-    0.20 (0.34, 0.08).
+    euclidean or angular; ``k=None``: 0.5, 1 or 2 times :func:`default_k`; ``density_k=None``: 1
+    or 2 times ``k``; ``subspace="auto"``: all features or the ``n_clusters`` leading
+    directions) are compared on 10 random subsamples of 80% of the points (at most 2,000; on
+    more than 4,000 points, of a random 4,000 of them, so that any two share about 1,000),
+    each clustered into ``n_clusters``. The setting whose clusterings agree most (mean adjusted
+    Rand index over pairs of subsamples, on their common points) is kept [5]_; settings that
+    split off a cluster smaller than their neighbourhoods (a stable outlier) rank last. When all
+    settings cluster the first 3 subsamples alike (adjusted Rand index at least 0.95 between any
+    two, every cluster resolved), the choice changes few labels and the comparison stops there.
+    :attr:`selection_` lists the scores. On the privacy-adjusted embedding, mean adjusted Rand
+    index over 10 releases (k-means, Gaussian mixture by BIC): karate club 0.67 at eps = 4
+    (0.49, 0.12) and 0.88 without privacy (0.88, 0.16); Davis southern women 1.00 at eps = 4
+    (0.89, 0.94) and 1.00 (0.89, 1.00); two concentric latent circles (1,200 + 400 and 3,000 +
+    1,000 nodes, eps = 2) 0.95 to 1.00, where k-means scores 0. Degree-heterogeneous networks
+    choose the angular metric, the circles the euclidean one. On Davis at eps = 4, 9 of the 10
+    releases choose the leading subspace (all features: 0.84, with two releases at 0.12 and
+    0.30); the karate club and the circles have no spectral gap after K and keep all features.
+    Where the signal is weak ToMATo loses: Davis at eps = 2, 0.51 (0.65, 0.42); karate at
+    eps = 2, 0.20 (0.34, 0.08).
 
-    **Cost.** One k-d tree query, then the hill climbing by vectorised pointer jumping and a
-    union-find over the edges of a spanning forest of the basins only: about O(n k log n).
-    Re-cutting is a connected-components pass over the modes, O(n). The automatic count
-    adds ``n_bootstrap`` weighted densities and merge trees per metric tried (two with
-    ``metric="auto"``), run on ``n_jobs`` threads (measured times: README and
-    ``benchmarks/``).
+    **Cost.** One k-d tree query for the ``max(k, density_k)`` nearest neighbours, the density,
+    then the hill climbing by vectorised pointer jumping and a union-find over the edges of a
+    spanning forest of the basins only: about O(n k log n), gudhi's ``Tomato``'s work with the
+    same neighbours, and the whole fit when ``metric``, ``k``, ``density_k`` and ``subspace``
+    are given. Re-cutting is a connected-components pass over the modes, O(n). The stability
+    selection adds, per subsample and geometry compared (two with ``metric="auto"``, four with
+    the leading subspace too), one k-d tree query that serves all its candidates, and per
+    subsample and candidate a density and a merge tree (120 for the defaults' 12 candidates, 36
+    when they agree), on at most 2,000 points: a cost that does not grow with ``n``, many times
+    a plain fit on 10^4 points and a small part of one on 10^6. The fit that follows uses the
+    chosen neighbourhoods (up to 4 times :func:`default_k` for the density). The automatic count
+    adds ``n_bootstrap`` weighted densities and merge trees per metric tried, on ``n_jobs``
+    threads. Measured times: README and ``benchmarks/``.
 
     The merge tree is built once with tau = infinity and cut afterwards; for any tau its cut
     gives the clusters of the thresholded algorithm of [1]_ (one cluster per mode of
@@ -543,31 +557,44 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
         if p["n_clusters"] is None or len(candidates) == 1 or p["graph"] != "knn":
             return dict(p, metric="euclidean" if p["metric"] == "auto" else p["metric"]), None
         K = p["n_clusters"]
-        clouds = {"full": (X, p["dim"])}
-        if components is not None:
-            clouds["leading"] = (X @ components,
-                                 float(K) if self.dim is None else p["dim"])
-
-        def cluster(idx, candidate):
-            metric, k, density_k = resolve_candidate(candidate, idx.size)
-            Y, dim = clouds[candidate["subspace"]]
-            Y = Y[idx]
-            q = dict(p, k=k, density_k=density_k, dim=dim, n_jobs=None)
-            q, _, tree = _refined_fit(_angular(Y) if metric == "angular" else Y, q, K)
-            with warnings.catch_warnings():
-                # a subsample whose density cannot give K clusters scores low, silently
-                warnings.simplefilter("ignore", UserWarning)
-                c, _ = resolve_cut(tree, K)
-            labels = tree.labels(c)
-            return labels, np.bincount(labels).min() > q["k"]
-
         rng = check_random_state(self.random_state, stage_tag("ToMATo"))
-        best, scores, resolved = most_stable(X.shape[0], K, candidates, cluster, rng)
+        pool, subsamples = stability_subsamples(X.shape[0], K, rng)
+        settings = [resolve_candidate(c, subsamples[0].size) for c in candidates]
+        need = max(max(k, density_k) for _, k, density_k in settings)
+        clouds = {}
+        for subspace, metric in dict.fromkeys((c["subspace"], c["metric"]) for c in candidates):
+            Y, dim = X[pool], p["dim"]
+            if subspace == "leading":
+                Y, dim = Y @ components, float(K) if self.dim is None else p["dim"]
+            clouds[subspace, metric] = _angular(Y) if metric == "angular" else Y, dim
+        labelings, resolved = [[] for _ in candidates], [True] * len(candidates)
+        for s, idx in enumerate(subsamples):
+            if s == AGREE_AFTER and candidates_agree(labelings, resolved):
+                break  # the choice changes little: the other subsamples are not worth fitting
+            # One neighbour query per subsample and geometry serves all its candidates.
+            subsets = {key: (Neighbours(Y[idx], n_jobs=p["n_jobs"]), dim)
+                       for key, (Y, dim) in clouds.items()}
+            for sub, _ in subsets.values():
+                sub.nearest(need)
+            for c, (candidate, (metric, k, density_k)) in enumerate(zip(candidates, settings)):
+                sub, dim = subsets[candidate["subspace"], metric]
+                q = dict(p, k=k, density_k=density_k, dim=dim, n_jobs=None)
+                q, _, tree = _refined_fit(sub, q, K)
+                with warnings.catch_warnings():
+                    # a subsample whose density cannot give K clusters scores low, silently
+                    warnings.simplefilter("ignore", UserWarning)
+                    cut, _ = resolve_cut(tree, K)
+                labels = np.full(pool.size, -1, dtype=np.intp)
+                labels[idx] = tree.labels(cut)
+                resolved[c] &= bool(np.bincount(labels[idx]).min() > q["k"])
+                labelings[c].append(labels)
+        best, scores, resolved = most_stable(labelings, resolved)
         rows = []
         for candidate, score, ok in zip(candidates, scores, resolved):
             metric, k, density_k = resolve_candidate(candidate, X.shape[0])
             rows.append(dict(subspace=candidate["subspace"], metric=metric, k=k,
-                             density_k=density_k, stability=float(score), resolved=bool(ok)))
+                             density_k=density_k, stability=float(score), resolved=bool(ok),
+                             subsamples=len(labelings[0])))
         chosen = rows[best]
         return dict(p, subspace=chosen["subspace"], metric=chosen["metric"], k=chosen["k"],
                     density_k=chosen["density_k"]), rows
@@ -586,12 +613,13 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
                          f"with {m} neighbours", " Subsample the cloud, use fewer neighbours "
                          "(density_k), or give n_clusters or merge_threshold.")
             neighbours = knn_distances(X, m, n_jobs=p["n_jobs"])
+        nb = Neighbours(X, n_jobs=p["n_jobs"], lists=neighbours, budget=_fit_budget(X))
         if p["n_clusters"] is None:
-            density, tree = _fit_tree(X, p, neighbours)
+            density, tree = _fit_tree(nb, p)
             refined = False
         else:
             requested = (p["k"], p["density_k"])
-            p, density, tree = _refined_fit(X, p, p["n_clusters"])
+            p, density, tree = _refined_fit(nb, p, p["n_clusters"])
             refined = (p["k"], p["density_k"]) != requested
         out = dict(p=p, density=density, tree=tree, refined=refined, n_significant=0)
         if tested:
