@@ -73,3 +73,18 @@ def measure_in_child(module, *args):
         tail = (proc.stderr.strip().splitlines() or ["failed"])[-1]
         return {"error": tail}
     return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def random_sparse_graph(n, m, seed):
+    """A symmetric CSR uint8 graph on ``n`` nodes with ``m`` uniformly random edges (no
+    loops): a sparse graph with no structure beyond its mean."""
+    import numpy as np
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(seed)
+    i, j = rng.integers(0, n, (2, int(2.4 * m)))  # half are i < j, a few repeat
+    keep = i < j
+    pairs = np.unique(i[keep].astype(np.int64) * n + j[keep])[:m]
+    i, j = np.divmod(pairs, n)
+    U = sp.coo_matrix((np.ones(pairs.size, dtype=np.uint8), (i, j)), shape=(n, n))
+    return (U + U.T).tocsr()

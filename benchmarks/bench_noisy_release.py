@@ -20,27 +20,14 @@ from benchmarks._common import machine, measure_in_child
 EPS = 1.0
 
 
-def _random_sparse(n, m, seed):
-    import numpy as np
-    import scipy.sparse as sp
-
-    rng = np.random.default_rng(seed)
-    i, j = rng.integers(0, n, (2, int(2.4 * m)))  # half are i < j, a few repeat
-    keep = i < j
-    pairs = np.unique(i[keep].astype(np.int64) * n + j[keep])[:m]
-    i, j = np.divmod(pairs, n)
-    U = sp.coo_matrix((np.ones(pairs.size, dtype=np.uint8), (i, j)), shape=(n, n))
-    return (U + U.T).tocsr()
-
-
 def run(kind, n, m=0, d=0, seed=0):
     import warnings
 
     import tdadp
-    from benchmarks._common import peak_rss_gib, timed
+    from benchmarks._common import peak_rss_gib, random_sparse_graph, timed
 
     if kind == "noise":
-        A, t_graph = timed(_random_sparse, n, m, seed)
+        A, t_graph = timed(random_sparse_graph, n, m, seed)
     else:
         A, t_graph = timed(lambda: tdadp.sample_grdpg(tdadp.circle(n, random_state=seed),
                                                       random_state=seed + 1))

@@ -65,21 +65,12 @@ def run(n, path, seed=0):
 
 def run_sparse_flip(n=SPARSE_N, m=SPARSE_EDGES, seed=0):
     """edgeFlip at eps = 1 of a sparse graph with ``m`` uniformly random edges, into packed."""
-    import numpy as np
-    import scipy.sparse as sp
-
     import tdadp
-    from benchmarks._common import peak_rss_gib, timed
+    from benchmarks._common import peak_rss_gib, random_sparse_graph, timed
 
-    rng = np.random.default_rng(seed)
-    i, j = rng.integers(0, n, (2, int(2.4 * m)))  # half are i < j, a few repeat
-    keep = i < j
-    pairs = np.unique(i[keep].astype(np.int64) * n + j[keep])[:m]
-    i, j = np.divmod(pairs, n)
-    U = sp.coo_matrix((np.ones(pairs.size, dtype=np.uint8), (i, j)), shape=(n, n))
-    A = (U + U.T).tocsr()
+    A = random_sparse_graph(n, m, seed)
     B, t_flip = timed(tdadp.edge_flip, A, EPS, random_state=seed + 1, output="packed")
-    return {"edges": int(pairs.size), "flip": t_flip, "released_edges": B.count_edges(),
+    return {"edges": int(A.nnz // 2), "flip": t_flip, "released_edges": B.count_edges(),
             "peak_gib": peak_rss_gib()}
 
 
