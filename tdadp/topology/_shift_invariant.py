@@ -50,10 +50,17 @@ f_t(s) = W_inf(D1^t + s, D2^t). Then f_t(s) - t <= f(s) <= max(f_t(s), t):
 * lower: take an optimal matching of the full diagrams (cost f); a kept point matched to a
   removed one goes to the diagonal instead, at cost a_p <= a_q + c_pq <= t + f (the distance
   to the diagonal is 1-Lipschitz); all other kept edges stay.
-So the branch and bound runs on the smaller diagrams with lower values f_t - t, and the value
-at the returned shift is always computed on the full diagrams. (Removing points whose
-half-persistence is below a lower bound of f, without the slack t, is *not* exact: such a
-point can be the only cheap partner of a point just above the bound.)
+So a shift can be evaluated on far smaller diagrams at the price of a slack t; the value at
+the returned shift is always computed on the full diagrams. Each evaluation takes t = half a
+lower bound of f(s) (its interval's, or the single-point bound at s), so that f >= 2 t: the
+bounds are then within t of f, and kept points of half-persistence in (t, 2 t] serve as
+partners without having to be matched, which keeps hera and its verification cheap. An
+evaluation is refined (smaller t, down to tol / 4; exact once pruning would keep most points)
+only when its slack, not the width of an interval, keeps that interval open. Where the
+single-point bound reaches the largest half-persistence (as at the ends of the bracket),
+f(s) is that value and needs no hera call. (Removing points whose half-persistence is below
+a lower bound of f, without the slack t, is *not* exact: such a point can be the only cheap
+partner of a point just above the bound.)
 
 Exact algorithm. Run the branch and bound to a small gap; then every shift s that could
 still beat the best value UB lies in Sigma = {s : envelope(s) < UB}. A global minimiser s*
@@ -138,23 +145,22 @@ class _Problem:
         coords += [np.abs(self.inf_x).max(), np.abs(self.inf_y).max()] if self.inf_x.size else []
         self.scale = max([1.0] + [float(c) for c in coords])
         self.fp = 1e-12 * self.scale
+        # Sending every finite point to the diagonal costs a_max: f_fin never exceeds it.
+        self.a_max = max([float(np.max(Z[:, 1] - Z[:, 0]) / 2) for pair in self.fin
+                          for Z in pair if Z.size] + [0.0])
+        # Each diagram by decreasing half-persistence, so that pruning at t keeps a prefix.
+        self._by_persistence = []
+        for P, Q in self.fin:
+            sides = []
+            for Z in (P, Q):
+                order = np.argsort(Z[:, 0] - Z[:, 1], kind="stable")
+                sides.append((Z[order], (Z[order, 1] - Z[order, 0]) / 2))
+            self._by_persistence.append(sides)
         self.n_evaluations = 0
         self._cache = {}
-        self.set_prune(0.0)
-
-    # -- pruning ---------------------------------------------------------------------------
-    def set_prune(self, t):
-        self.work = []
-        removed = 0
-        for P, Q in self.fin:
-            if t > 0:
-                n = P.shape[0] + Q.shape[0]
-                P = P[(P[:, 1] - P[:, 0]) / 2 > t]
-                Q = Q[(Q[:, 1] - Q[:, 0]) / 2 > t]
-                removed += n - P.shape[0] - Q.shape[0]
-            self.work.append((P, Q))
-        # nothing removed: evaluations stay exact (no slack t in the bounds)
-        self.t = float(t) if removed else 0.0
+        self._finite_values = {}
+        self._floors = {}
+        self.point_bound = _PointBound(self)
 
     def n_pairs(self):
         return sum(P.shape[0] * Q.shape[0] for P, Q in self.fin)
@@ -165,16 +171,57 @@ class _Problem:
             return 0.0
         return float(np.max(np.abs(self.inf_y - (self.inf_x + s))))
 
-    def evaluate(self, s):
-        """(lower, upper) bounds of f(s); equal when nothing is pruned."""
-        if self.t == 0 and self.compatible:
-            val = self.exact_value(s)
-            return val, val
-        self.n_evaluations += 1
-        val = max([finite_bottleneck(P + s, Q, self.e) for P, Q in self.work] + [self.g(s)])
-        if self.t > 0:
-            return val - self.t, max(val, self.t)
-        return val, val
+    def evaluate(self, s, t=0.0):
+        """``(lower, upper, slack)``: bounds of f(s) from the diagrams pruned at ``t``.
+
+        ``slack`` is the t the bounds were computed at (0 when they are exact). Where every
+        point bound already reaches a_max, f(s) = max(a_max, g(s)) without hera.
+        """
+        s = float(s)
+        g = self.g(s)
+        top = max(self.a_max, g)
+        floor = self.floor(s)
+        if floor >= top:
+            return top, top, 0.0
+        kept = self._kept(t)
+        if kept is None:
+            val = self.exact_value(s) if self.compatible else max(self._finite(s, None), g)
+            return val, val, 0.0
+        fin = self._finite(s, kept)
+        return max(fin - t, floor), min(max(fin, t, g), top), float(t)
+
+    def floor(self, s):
+        """A lower bound of f(s) without hera: single points and the infinite ones."""
+        s = float(s)
+        if s not in self._floors:
+            self._floors[s] = max(self.point_bound(s, s), self.g(s))
+        return self._floors[s]
+
+    def _kept(self, t):
+        """Rows kept per diagram when pruning at t; None to evaluate exactly instead.
+
+        Pruning that keeps most points saves little, while an exact value is final (the
+        returned distance is one) and has no slack.
+        """
+        if t <= 0:
+            return None
+        kept = tuple(int(np.searchsorted(-a, -t, side="left"))
+                     for sides in self._by_persistence for _, a in sides)
+        full = sum(a.size for sides in self._by_persistence for _, a in sides)
+        return None if 4 * sum(kept) >= 3 * full else kept
+
+    def _finite(self, s, kept):
+        """max over dimensions of W_inf(P + s, Q) on the first ``kept`` rows (all if None)."""
+        key = (s, kept)
+        if key not in self._finite_values:
+            self.n_evaluations += 1
+            vals = [0.0]
+            for d, ((P, _), (Q, _)) in enumerate(self._by_persistence):
+                if kept is not None:
+                    P, Q = P[:kept[2 * d]], Q[:kept[2 * d + 1]]
+                vals.append(finite_bottleneck(P + s, Q, self.e))
+            self._finite_values[key] = max(vals)
+        return self._finite_values[key]
 
     def exact_value(self, s):
         """f(s) computed exactly as ``bottleneck_distance(D1.shift(s), D2)`` computes it."""
@@ -206,16 +253,6 @@ class _Problem:
         if not np.isfinite(lo):
             return None
         return float(lo), float(hi)
-
-    # -- lower envelope --------------------------------------------------------------------
-    def interval_bounds(self, x, lo_vals):
-        """Lower bound of f on each [x_i, x_i+1] and the point where it is reached."""
-        x0, x1, l0, l1 = x[:-1], x[1:], lo_vals[:-1], lo_vals[1:]
-        A1, B1 = l0 + x0, l1 - x1
-        if self.L is not None:
-            A1, B1 = np.maximum(A1, self.H), np.maximum(B1, -self.L)
-        s = np.clip((A1 - B1) / 2, x0, x1)
-        return np.maximum(A1 - s, B1 + s), s, A1, B1
 
 
 class _PointBound:
@@ -300,48 +337,96 @@ def _below_somewhere(prob, x0, x1, v):
     return True
 
 
-def _branch_and_bound(prob, lo, hi, tol, max_evaluations, seeds=()):
+def _level(ub, tol):
+    """The smallest float v with ``ub - v <= tol``: what a lower bound must reach to stop.
+
+    ``ub - (ub - tol)`` can round above ``tol``; a bound certified at exactly ``ub - tol``
+    then never stops the search, which went on splitting a flat stretch every 2 tol until
+    the evaluation budget ran out.
+    """
+    v = ub - tol
+    while ub - v > tol:
+        v = math.nextafter(v, math.inf)
+    return v
+
+
+def _lipschitz_bounds(prob, x, vals):
+    """Lower bound of f on each [x_i, x_i+1] from values at the ends, and its argmin."""
+    x0, x1, l0, l1 = x[:-1], x[1:], vals[:-1], vals[1:]
+    A1, B1 = l0 + x0, l1 - x1
+    if prob.L is not None:
+        A1, B1 = np.maximum(A1, prob.H), np.maximum(B1, -prob.L)
+    s = np.clip((A1 - B1) / 2, x0, x1)
+    return np.maximum(A1 - s, B1 + s), s, A1, B1
+
+
+def _branch_and_bound(prob, lo, hi, tol, max_evaluations, seeds=(), t_min=0.0):
+    """Piyavskii-Shubert search of min f on [lo, hi] until ``upper - lower <= tol``.
+
+    With ``t_min > 0`` a shift is first evaluated on the diagrams pruned at half a lower
+    bound of f there, and its bounds are refined, down to ``t_min``, only when their slack
+    is what keeps an interval open (see the module docstring). ``t_min = 0``: exact values.
+    """
+    def coarse(floor):
+        # f >= floor >= 2 t: the pruned value is within t of f, and the points of half-
+        # persistence in (t, 2 t] are kept as partners without having to be matched.
+        return max(t_min, floor / 2) if t_min > 0 else 0.0
+
     xs = np.unique(np.array([lo, hi, (lo + hi) / 2, *seeds], dtype=float))
     xs = xs[(xs >= lo) & (xs <= hi)]
-    vals = [prob.evaluate(s) for s in xs]
-    lv, uv = np.array([v[0] for v in vals]), np.array([v[1] for v in vals])
-    point_bound = _PointBound(prob)
+    lv, uv, ts = (np.array(v) for v in zip(*(
+        prob.evaluate(s, coarse(prob.floor(s))) for s in xs)))
     # Per interval: a lower bound from points (inherited by sub-intervals) and whether it
     # was computed for this very interval.
     extra = np.full(max(xs.size - 1, 0), -np.inf)
     refined = np.zeros(max(xs.size - 1, 0), dtype=bool)
     while True:
-        ub_i = int(np.argmin(uv))
-        ub = uv[ub_i]
+        ub = float(uv.min())
+        v = _level(ub, tol)
         if xs.size == 1:
             return xs, lv, uv, min(lv[0], ub), None
-        lb_int, s_int, _, _ = prob.interval_bounds(xs, lv)
+        lb_int, s_int, _, _ = _lipschitz_bounds(prob, xs, lv)
         lb_int = np.maximum(lb_int, extra)
         # An interval too narrow to split holds no other float: its endpoints bound it.
         mid = (xs[:-1] + xs[1:]) / 2
         tiny = ~((xs[:-1] < mid) & (mid < xs[1:]))
         lb_int[tiny] = np.maximum(lb_int[tiny], np.minimum(lv[:-1], lv[1:])[tiny])
+        # The intervals cover [lo, hi] with their ends, so they alone bound f there (the
+        # value at an end, if pruned, may be below what the neighbouring bounds imply).
         k = int(np.argmin(lb_int))
-        lb = float(min(lb_int[k], lv.min()))
-        if ub - lb <= tol or prob.n_evaluations >= max_evaluations or tiny[k]:
+        lb = float(lb_int[k])
+        # Closed-form values (see _Problem.evaluate) cost no hera call: the number of
+        # points bounds the search too.
+        if lb >= v or prob.n_evaluations >= max_evaluations or xs.size > 2 * max_evaluations:
             return xs, lv, uv, lb, lb_int
         if not refined[k]:
             refined[k] = True
-            extra[k] = max(extra[k], point_bound(xs[k], xs[k + 1]))
-            v = ub - tol
+            extra[k] = max(extra[k], prob.point_bound(xs[k], xs[k + 1]))
             # On wide intervals the union graph is nearly complete and the certificate
             # fails at a high price; it pays off on the narrow ones around flat stretches.
             narrow = xs[k + 1] - xs[k] <= v / 2
             if extra[k] < v and narrow and not _below_somewhere(prob, xs[k], xs[k + 1], v):
                 extra[k] = v
             continue
+        # Refine a pruned end when its slack, not the interval's width, keeps the interval
+        # open: its exact value would settle the interval, or its bounds straddle the target
+        # (it may hold a better upper bound) and the interval is no wider than that slack.
+        hopeful = _lipschitz_bounds(prob, xs[k:k + 2], uv[k:k + 2])[0][0] >= v
+        width = xs[k + 1] - xs[k]
+        ends = [i for i in (k, k + 1) if ts[i] > t_min and (
+            hopeful or tiny[k] or (lv[i] < v and 2 * ts[i] >= width))]
+        if ends:
+            i = max(ends, key=lambda j: ts[j])
+            lv[i], uv[i], ts[i] = prob.evaluate(xs[i], coarse(min(lv[i], ts[i] / 4)))
+            continue
+        if tiny[k]:
+            return xs, lv, uv, lb, lb_int
         s = float(s_int[k])
         if not (xs[k] < s < xs[k + 1]):
             s = float(mid[k])
-        lo_v, up_v = prob.evaluate(s)
+        new = prob.evaluate(s, coarse(max(lb, prob.floor(s))))
         xs = np.insert(xs, k + 1, s)
-        lv = np.insert(lv, k + 1, lo_v)
-        uv = np.insert(uv, k + 1, up_v)
+        lv, uv, ts = (np.insert(a, k + 1, x) for a, x in zip((lv, uv, ts), new))
         extra = np.insert(extra, k + 1, extra[k])
         refined[k] = False
         refined = np.insert(refined, k + 1, False)
@@ -349,7 +434,7 @@ def _branch_and_bound(prob, lo, hi, tol, max_evaluations, seeds=()):
 
 def _sigma(prob, xs, lv, ub, lb_int=None):
     """Merged intervals of s where the lower envelope is below ``ub``."""
-    _, _, A1, B1 = prob.interval_bounds(xs, lv)
+    _, _, A1, B1 = _lipschitz_bounds(prob, xs, lv)
     left = np.maximum(xs[:-1], A1 - ub)
     right = np.minimum(xs[1:], ub - B1)
     keep = left <= right
@@ -468,16 +553,17 @@ def shift_invariant_bottleneck(D1, D2, tol=None, method="auto", homology_dimensi
     method : {"auto", "exact", "certified"}, default="auto"
         ``"exact"``: branch and bound followed by an exhaustive scan of the candidate shifts
         that could still improve (see Notes); exact up to float rounding. ``"certified"``:
-        Lipschitz branch and bound with lower and upper bounds within ``tol``, pruning points
-        of half-persistence below ``tol / 4``. ``"auto"`` is exact when the finite parts have
+        Lipschitz branch and bound with lower and upper bounds within ``tol``, evaluating
+        shifts on pruned diagrams (see ``prune``). ``"auto"`` is exact when the finite parts have
         at most 4e6 candidate pairs (about 2,000 points a side) and certified otherwise.
     homology_dimension : int, optional
         Compare this dimension only (default: all dimensions of either diagram, one shift).
     max_evaluations : int, default=10000
         Budget of bottleneck computations of the branch and bound.
     prune : bool, default=True
-        Let the certified method drop points of half-persistence below ``tol / 4`` (their
-        effect is accounted for in the bounds).
+        Let the certified method evaluate shifts on the diagrams without their least
+        persistent points (half-persistence below a level between ``tol / 4`` and half a
+        lower bound of the value there; their effect is accounted for in the bounds).
     e : float, optional
         Additive error (finite, >= 0) passed to :func:`gudhi.bottleneck_distance` (default:
         its near-exact fast mode).
@@ -543,10 +629,8 @@ def _solve(pairs, tol, method, max_evaluations, prune, e):
     prob = _Problem(pairs, e=e)
     if method == "auto":
         method = "exact" if prob.n_pairs() <= _EXACT_MAX_PAIRS else "certified"
-    a_max = max([float(np.max(Z[:, 1] - Z[:, 0]) / 2) for pair in prob.fin for Z in pair
-                 if Z.size] + [0.0])
     if tol is None:
-        tol = 1e-6 * a_max if a_max > 0 else 1e-9
+        tol = 1e-6 * prob.a_max if prob.a_max > 0 else 1e-9
 
     br = prob.bracket()
     if br is None:  # f is constant
@@ -556,10 +640,9 @@ def _solve(pairs, tol, method, max_evaluations, prune, e):
     seeds = [] if prob.L is None else [(prob.L + prob.H) / 2]
 
     if method == "certified":
-        if prune and tol > 0:
-            prob.set_prune(tol / 4)
-        xs, lv, uv, lb, _ = _branch_and_bound(prob, lo, hi, tol / 2 if prob.t else tol,
-                                              max_evaluations, seeds)
+        t_min = tol / 4 if prune else 0.0
+        xs, lv, uv, lb, _ = _branch_and_bound(prob, lo, hi, tol, max_evaluations, seeds,
+                                              t_min)
         best_i = int(np.argmin(uv))
         best = float(xs[best_i])
         # the returned distance is computed exactly as bottleneck_distance computes it

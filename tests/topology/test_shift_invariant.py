@@ -161,3 +161,38 @@ def test_scale_invariance_of_log_diagrams(complex, dim):
         assert s2 == pytest.approx(np.log(c), abs=atol)
         # while the plain bottleneck sees the change of units
         assert bottleneck_distance(DcY, DY, homology_dimension=dim) > 0.3
+
+
+def test_certified_is_quick_on_tiny_diagrams():
+    # On a flat minimum the union-graph certificate bounds an interval by exactly
+    # upper - tol, and upper - (upper - tol) can round above tol: the search then split the
+    # flat stretch every 2 tol until its 10,000-evaluation budget (seconds on 5 points).
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        b = rng.random((2, 5))
+        d = b + rng.random((2, 5))
+        X, Y = np.c_[b[0], d[0]], np.c_[b[1], d[1]]
+        res = shift_invariant_bottleneck(X, Y, method="certified")
+        tol = 1e-6 * max(np.max(Z[:, 1] - Z[:, 0]) / 2 for Z in (X, Y))
+        assert res.n_evaluations < 100
+        assert res.upper - res.lower <= tol
+        exact = shift_invariant_bottleneck(X, Y, method="exact").distance
+        assert res.lower - 1e-12 <= exact <= res.upper + 1e-12
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_certified_on_pruned_diagrams_brackets_exact(seed):
+    # A few persistent points among many short-lived ones: most shifts are evaluated on
+    # heavily pruned diagrams, whose slack the bounds must carry.
+    rng = np.random.default_rng(seed)
+    b = rng.random(200) * 4
+    X = np.r_[random_diagram(rng, 6, scale=4), np.c_[b, b + rng.exponential(0.02, 200)]]
+    Y = X + rng.uniform(-1, 1) + rng.normal(0, 0.01, X.shape)
+    Y[:, 1] = np.maximum(Y[:, 1], Y[:, 0] + 1e-4)
+    Y = Y[rng.random(len(Y)) > 0.1]
+    ex = shift_invariant_bottleneck(X, Y, method="exact")
+    for tol in (1e-1, 1e-3, 1e-6):
+        c = shift_invariant_bottleneck(X, Y, method="certified", tol=tol)
+        assert c.lower - 1e-12 <= ex.distance <= c.upper + 1e-12
+        assert c.upper - c.lower <= tol
+        assert bottleneck_distance(X + c.shift, Y) == c.distance
