@@ -24,6 +24,7 @@ import numpy as np
 import scipy.linalg as la
 import scipy.sparse as sp
 from scipy.sparse.linalg import LinearOperator, eigsh
+from threadpoolctl import threadpool_limits
 from tqdm.auto import tqdm
 
 from ..graphs._packed import PackedAdjacency
@@ -146,8 +147,17 @@ def _arpack_solver(op, k, rng, tol):
 
 
 def _ritz(T, k):
-    w, S = la.eigh((T + T.T) / 2)
+    # A few hundred rows at most: threads only add waiting (under CPU contention threaded
+    # OpenBLAS busy-waits, 0.2 s per call instead of milliseconds).
+    with threadpool_limits(limits=1):
+        w, S = la.eigh((T + T.T) / 2)
     return _order_by_magnitude(w, S, k)
+
+
+def _orthonormal(X):
+    """Orthonormal basis of the columns of a tall, thin ``X`` (as ``_ritz``: one thread)."""
+    with threadpool_limits(limits=1):
+        return np.linalg.qr(X)[0]
 
 
 # Block products the Krylov solver may take: the cost of one embedding is bounded whatever
@@ -184,7 +194,7 @@ def _block_krylov_solver(op, k, rng, tol=1e-6, max_dim=None, max_products=KRYLOV
     X0 = rng.standard_normal((n, b))
     if start is not None:
         X0[:, :start.shape[1]] = start[:, :b]
-    Q, _ = np.linalg.qr(X0)
+    Q = _orthonormal(X0)
     K, MK = Q, op.matmat(Q)
     T = K.T @ MK
     products = 1
@@ -204,7 +214,7 @@ def _block_krylov_solver(op, k, rng, tol=1e-6, max_dim=None, max_products=KRYLOV
         Z = MK[:, -b:]
         W = Z - K @ (K.T @ Z)
         W -= K @ (K.T @ W)
-        Qn, _ = np.linalg.qr(W)
+        Qn = _orthonormal(W)
         Zn = op.matmat(Qn)
         products += 1
         cross = K.T @ Zn
