@@ -206,7 +206,7 @@ class BlockModelClustering(ParamsMixin, ClusterMixin, BaseEstimator):
     Partitions into the same number of blocks are compared, so the score carries no penalty.
     The profile likelihood is that of Poisson counts (Karrer and Newman's), accurate for
     sparse networks and used here for dense ones too; it reads the release through ``K``
-    products only. On 13 real labelled networks (13 to 1,222 nodes, eps 4, 8 and inf) it
+    products only. On 13 real labelled networks (18 to 1,461 nodes, eps 4, 8 and inf) it
     kept a partition within 0.05 ARI of the best candidate everywhere except on two
     connectomes, whose cell types differ in degree and are not degree-corrected blocks.
 
