@@ -1,5 +1,5 @@
 """The ``tdadp`` command: release, embed and cluster your own network; list and run the
-paper's experiments.
+paper's experiments::
 
     tdadp --version
     tdadp release GRAPH --epsilon E --out RELEASE.csv [--mechanism edgeflip|laplaceflip]

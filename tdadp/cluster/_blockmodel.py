@@ -172,8 +172,8 @@ class BlockModelClustering(ParamsMixin, ClusterMixin, BaseEstimator):
 
     Attributes
     ----------
-    embedding_ : LatentPositions of shape (n_nodes, n_components_)
-        The (adjusted) embedding the candidates were fitted to.
+    embedding_ : LatentPositions of shape (n_nodes, d)
+        The (adjusted) embedding the candidates were fitted to (d = ``n_components_``).
     n_components_ : int
     flip_probability_ : float or None
         Flip rate the embedding and the likelihood were adjusted for.

@@ -39,8 +39,8 @@ def plot_prominence(estimator_or_diagram, ax=None, *, merge_threshold=None, n_cl
     Parameters
     ----------
     estimator_or_diagram : fitted ToMATo or array-like of shape (n_modes, 2)
-        A fitted :class:`ToMATo` (its :attr:`diagram_`, :attr:`n_clusters_` and
-        :attr:`merge_threshold_` are used), or a diagram of (birth, death) rows.
+        A fitted :class:`ToMATo` (its :attr:`~ToMATo.diagram_`, :attr:`~ToMATo.n_clusters_`
+        and :attr:`~ToMATo.merge_threshold_` are used), or a diagram of (birth, death) rows.
     ax : matplotlib Axes, optional
         Axes to draw on; default a new figure's.
     merge_threshold : float, optional

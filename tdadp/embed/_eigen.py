@@ -264,7 +264,7 @@ def top_eigenpairs(op, k, solver="auto", random_state=0, tol=None, verbose=False
     start : ndarray of shape (n, j), optional
         Vectors the Krylov solver starts from (e.g. a previous solve's eigenvectors).
     return_info : bool, default=False
-        Also return a :class:`SolveInfo` (residuals, products, convergence); the dense
+        Also return a ``SolveInfo`` named tuple (residuals, products, convergence); the dense
         solver reports its residuals too, ARPACK its residuals with ``products`` 0.
 
     Returns

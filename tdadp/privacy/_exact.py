@@ -43,10 +43,10 @@ class EdgePrivacyLevel:
     ----------
     level : float
         The exact Pufferfish level: sup over dyads ij (with 0 < P(ij) < 1) and over releases
-        y of |log P(y | ij present) / P(y | ij absent)|.
+        y of ``|log P(y | ij present) / P(y | ij absent)|``.
     dependence : float
         Lemma 10's a = sup over dyads and over configurations of the other dyads (with
-        positive probability) of |logit P(ij | rest) - logit P(ij)|; 0 for independent edges.
+        positive probability) of ``|logit P(ij | rest) - logit P(ij)|``; 0 for independent edges.
     epsilon : float
         edgeFlip's budget (the level for independent edges).
     bound : float

@@ -49,7 +49,7 @@ class QueensResult:
     threshold : float
     edge_level : float
         Exact privacy loss of the queen edge under the model: sup over releases r of
-        |log f(r | Q = 1) / f(r | Q = 0)|, which grows with n.
+        ``|log f(r | Q = 1) / f(r | Q = 0)|``, which grows with n.
     simulated_power, simulated_level : float or None
         Rejection rates in ``n_trials`` simulated releases (graphs sampled from the model,
         released by :class:`LaplaceEdgeCount`), when ``n_trials > 0``.

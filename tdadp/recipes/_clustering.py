@@ -194,9 +194,9 @@ default="auto"
         (:func:`tdadp.graphs.graph_guarantee`, :func:`tdadp.graphs.graph_nodes`).
     guarantee_ : PrivacyGuarantee
         The release's guarantee.
-    embedding_ : LatentPositions of shape (n_nodes, n_components_)
-        The adjusted embedding of every node; a DataFrame indexed by the node names with
-        ``set_output(transform="pandas")``.
+    embedding_ : LatentPositions of shape (n_nodes, d)
+        The adjusted embedding of every node (d = ``n_components_``); a DataFrame indexed by
+        the node names with ``set_output(transform="pandas")``.
     n_components_ : int
         Embedding dimension used.
     isolated_ : ndarray of bool of shape (n_nodes,)

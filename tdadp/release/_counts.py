@@ -217,7 +217,7 @@ class DegreeSequence(StatisticRelease):
     sensitivity_ : float
         2 (sequence) or 4 (histogram).
     noise_scale_ : float
-        sensitivity_ / epsilon (rounded up by a relative ``2^-30`` at most).
+        ``sensitivity_ / epsilon`` (rounded up by a relative ``2^-30`` at most).
     noise_calibration_ : NoiseCalibration
 
     See Also

@@ -205,8 +205,8 @@ def bottleneck_distance(D1, D2, homology_dimension=None, matching=False, e=None)
     W_inf(D1, D2) = min over matchings of the largest L_inf cost, where a point may also be
     matched to the diagonal at cost (death - birth) / 2. Finite points go to hera (through
     :func:`gudhi.bottleneck_distance`); points with an infinite coordinate are matched here:
-    points (b, inf) only match each other (cost |b - b'|), points (-inf, d) of log-scale
-    diagrams only match each other (cost |d - d'|), points (-inf, inf) only match each other
+    points (b, inf) only match each other (cost ``|b - b'|``), points (-inf, d) of log-scale
+    diagrams only match each other (cost ``|d - d'|``), points (-inf, inf) only match each other
     (cost 0). If the counts of one of these kinds differ, the distance is ``inf``. Points on
     the diagonal are ignored.
 

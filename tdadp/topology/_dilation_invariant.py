@@ -359,7 +359,7 @@ def dilation_invariant_bottleneck(D1, D2, tol=None, method="auto", homology_dime
     Notes
     -----
     f(c) = W_inf(D1, c D2) is continuous, piecewise linear and L-Lipschitz in c, with L the
-    largest finite |coordinate| of ``D2``; its pieces are the lines +-(x - c b), +-(y - c d)
+    largest finite ``|coordinate|`` of ``D2``; its pieces are the lines +-(x - c b), +-(y - c d)
     of pairs of points, the diagonal costs of ``D1`` (constants) and of ``c D2`` (lines
     through 0), and the costs of the sorted infinite points. The minimiser lies in
     [0, (U + A1) / A2] for any value U of f (A1, A2: the largest half-persistences), so the

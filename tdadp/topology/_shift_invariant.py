@@ -579,10 +579,10 @@ def shift_invariant_bottleneck(D1, D2, tol=None, method="auto", homology_dimensi
     Notes
     -----
     f(s) = W_inf(D1 + s, D2) is 1-Lipschitz and piecewise linear with slopes -1, 0, +1; its
-    breakpoints are V bottoms of pair costs |s - m| + h, crossings of rising and falling
+    breakpoints are V bottoms of pair costs ``|s - m| + h``, crossings of rising and falling
     branches and meetings of branches with diagonal costs (a finite candidate set). Points
     with birth -inf (log-scale H0) match each other by sorted log deaths, at cost
-    |delta_i - s|; with only such points W_SI = (max delta - min delta) / 2 at shift
+    ``|delta_i - s|``; with only such points W_SI = (max delta - min delta) / 2 at shift
     (max delta + min delta) / 2. See the module source for the proofs of the bracket, of the
     pruning bounds and of the exact candidate scan. W_SI is positively homogeneous: it is
     computed on the diagrams scaled by the power of two that brings their largest finite

@@ -125,7 +125,7 @@ class ContainerOutputMixin:
     """``set_output`` of :class:`~tdadp.graphs.GRDPG`, whose graphs have no pandas form yet.
 
     The graph stages of :mod:`tdadp.release` and :class:`~tdadp.topology.PersistentHomology`
-    give their items a DataFrame form (:class:`ItemOutputMixin`). ``GRDPG`` still returns
+    give their items a DataFrame form (the private ``ItemOutputMixin``). ``GRDPG`` still returns
     its graphs in their own containers under every setting: its ``set_output`` only checks
     the setting, so that ``Pipeline.set_output`` (which calls every step's) reaches the
     stages after it.
