@@ -1,19 +1,60 @@
-"""Run every benchmark: ``python -m benchmarks [--quick]``."""
+"""Run every benchmark and write the targets table: ``python -m benchmarks [--quick]``.
 
+Each ``benchmarks/bench_*.py`` prints its own tables and reports the rows of issue 29's targets
+it measures (``benchmarks._common.report``). A full run merges them into
+``benchmarks/results.csv`` and writes ``benchmarks/results.md``, the table the README shows: a
+row measured in this run replaces the recorded one, the others keep their own date and load
+(``--only`` re-measures some modules alone). ``--quick`` runs small sizes, which are not the
+targets' sizes: it prints the table and writes nothing. ``--suite`` also times ``make test``
+on a clean clone (the last row; several minutes).
+"""
+
+import argparse
 import importlib
 import pkgutil
 import sys
 from pathlib import Path
 
+from benchmarks._common import RESULTS, markdown_table, merge_rows, read_rows, write_table
+
 
 def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true",
+                        help="small sizes (a smoke run): the table is printed, not written")
+    parser.add_argument("--only", action="append", metavar="MODULE",
+                        help="run only this benchmark module (e.g. bench_secure); repeatable")
+    parser.add_argument("--suite", action="store_true",
+                        help="also time make test on a clean clone (the last target row)")
+    parser.add_argument("--results", default=str(Path(__file__).parent / "results"),
+                        help="path of the table without extension (default: "
+                        "benchmarks/results)")
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     here = Path(__file__).parent
-    for info in sorted(pkgutil.iter_modules([str(here)]), key=lambda m: m.name):
-        if not info.name.startswith("bench_"):
-            continue
-        print(f"\n=== {info.name} ===", flush=True)
-        importlib.import_module(f"benchmarks.{info.name}").main(argv)
+    names = [m.name for m in sorted(pkgutil.iter_modules([str(here)]), key=lambda m: m.name)
+             if m.name.startswith("bench_")]
+    if args.only:
+        unknown = sorted(set(args.only) - set(names))
+        if unknown:
+            parser.error(f"no benchmark module {', '.join(unknown)} (have: {', '.join(names)})")
+        names = [n for n in names if n in args.only]
+    child_argv = ["--quick"] if args.quick else []
+    for name in names:
+        print(f"\n=== {name} ===", flush=True)
+        importlib.import_module(f"benchmarks.{name}").main(child_argv)
+    if args.suite:
+        print("\n=== make test on a clean clone ===", flush=True)
+        importlib.import_module("benchmarks._suite").run_suite()
+    print("\n=== targets (issue 29) ===")
+    if args.quick:
+        print("quick run: small sizes, not the targets' sizes; nothing written\n")
+        print(markdown_table(RESULTS))
+        return
+    csv_path, md_path = args.results + ".csv", args.results + ".md"
+    rows = merge_rows(read_rows(csv_path), RESULTS)
+    write_table(rows, csv_path, md_path)
+    print(markdown_table(rows))
+    print(f"written: {md_path}, {csv_path}")
 
 
 if __name__ == "__main__":

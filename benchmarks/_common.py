@@ -1,7 +1,14 @@
-"""Shared helpers of the benchmarks: machine description and timing."""
+"""Shared helpers of the benchmarks: machine description, timing, and the targets table.
+
+Every benchmark module reports the rows of issue 29's targets it measures to :func:`report`;
+``python -m benchmarks`` (``make bench``) gathers them into one table, ``benchmarks/results.md``
+(and ``.csv``), with the machine, the date and the load average beside each row.
+"""
 
 from __future__ import annotations
 
+import csv
+import datetime
 import json
 import os
 import platform
@@ -9,6 +16,7 @@ import resource
 import subprocess
 import sys
 import time
+from dataclasses import asdict, dataclass, fields
 
 
 def machine():
@@ -88,3 +96,137 @@ def random_sparse_graph(n, m, seed):
     i, j = np.divmod(pairs, n)
     U = sp.coo_matrix((np.ones(pairs.size, dtype=np.uint8), (i, j)), shape=(n, n))
     return (U + U.T).tocsr()
+
+
+# The rows of issue 29's targets table, in its order: key -> (what, unit, comparison, target).
+# A benchmark reports a row by its key; the table shows every row, measured or not.
+TARGETS = {
+    "sparse_100k_time": ("sparse 100,000 nodes, 1M edges -> edgeFlip eps 1 packed -> "
+                         "adjusted ASE d = 3: time", "s", "<=", 180.0),
+    "sparse_100k_peak": ("sparse 100,000 nodes, 1M edges -> edgeFlip eps 1 packed -> "
+                         "adjusted ASE d = 3: peak memory", "GiB", "<=", 4.0),
+    "noise_circle_ratio": ("adjusted ASE, noise-only release / circle release, n = 20,000",
+                           "x", "<=", 3.0),
+    "secure_seeded_ratio": ("secure / seeded packed edgeFlip, n = 20,000", "x", "<=", 1.5),
+    "e2e_100k_secure": ("100,000-node circle, secure release: sample -> release -> adjusted "
+                        "ASE -> alpha H1 -> ToMATo", "s", "<=", 90.0),
+    "si_grid_ratio": ("shift-invariant bottleneck (certified, tol 1e-3) vs 1,000-shift grid, "
+                      "n = 10,000", "x", ">=", 100.0),
+    "tomato_gudhi_ratio": ("ToMATo(n_clusters=2) / gudhi Tomato(n_clusters=2), 10,000 points",
+                           "x", "<=", 2.0),
+    "e2e_10k_si": ("end to end n = 10,000 incl. certified shift-invariant distance", "s",
+                   "<=", 8.0),
+    "make_test": ("clean-clone make test, pytest part (2 workers)", "s", "<=", 360.0),
+}
+
+
+@dataclass
+class Row:
+    """One measured row of the targets table."""
+
+    key: str
+    measured: float
+    met: bool
+    detail: str
+    source: str
+    date: str
+    load: str
+    machine: str
+
+
+# Rows reported in this process (``python -m benchmarks`` imports every benchmark module).
+RESULTS: list[Row] = []
+
+
+def load_average():
+    """The 1-, 5- and 15-minute load averages, as text (the machine is shared)."""
+    try:
+        return " / ".join(f"{x:.1f}" for x in os.getloadavg())
+    except OSError:
+        return "n/a"
+
+
+def report(key, measured, detail="", source=None):
+    """Record the measurement of the target row ``key`` (a key of :data:`TARGETS`) and print
+    it; ``detail`` says what else a reader needs (sizes, stages, peak memory, CPU time)."""
+    _, unit, op, target = TARGETS[key]
+    measured = float(measured)
+    met = measured <= target if op == "<=" else measured >= target
+    row = Row(key, measured, met, detail, source or _caller_module(),
+              datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+              load_average(), machine())
+    RESULTS.append(row)
+    print(f"[target row] {TARGETS[key][0]}: {_fmt(measured, unit)} (target {op} "
+          f"{_fmt(target, unit)}: {'met' if met else 'NOT met'}); load {row.load}", flush=True)
+    return row
+
+
+def _caller_module():
+    """The file name (without .py) of the module that called :func:`report`."""
+    path = sys._getframe(2).f_globals.get("__file__", "")
+    return os.path.splitext(os.path.basename(path))[0]
+
+
+def _fmt(value, unit):
+    if unit == "x":
+        return f"{value:.2f}x" if value < 10 else f"{value:.0f}x"
+    if unit == "GiB":
+        return f"{value:.2f} GiB"
+    return f"{value:.1f} s"
+
+
+def read_rows(path):
+    """The rows of a results CSV written by :func:`write_table` (none if it is missing)."""
+    if not os.path.exists(path):
+        return []
+    with open(path, newline="") as fh:
+        rows = []
+        for r in csv.DictReader(fh):
+            if r["key"] not in TARGETS:
+                continue
+            rows.append(Row(**{f.name: r[f.name] for f in fields(Row)}))
+            rows[-1].measured = float(rows[-1].measured)
+            rows[-1].met = rows[-1].met == "True"
+        return rows
+
+
+def merge_rows(old, new):
+    """``old`` with each row that ``new`` measured again replaced (the last report wins)."""
+    by_key = {r.key: r for r in old}
+    by_key.update({r.key: r for r in new})
+    return [by_key[k] for k in TARGETS if k in by_key]
+
+
+def write_table(rows, csv_path, md_path):
+    """Write ``rows`` as CSV and as the Markdown table the README shows (every target row,
+    ``not measured`` where none was reported)."""
+    with open(csv_path, "w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=[f.name for f in fields(Row)])
+        writer.writeheader()
+        for r in rows:
+            writer.writerow(asdict(r))
+    with open(md_path, "w") as fh:
+        fh.write(markdown_table(rows))
+
+
+def markdown_table(rows):
+    by_key = {r.key: r for r in rows}
+    machines = sorted({r.machine for r in rows})
+    lines = ["<!-- written by `make bench` (benchmarks/__main__.py); do not edit -->",
+             "| target (issue 29) | measured | target | met | date | load 1/5/15 min | "
+             "details |",
+             "|---|---|---|---|---|---|---|"]
+    for key, (what, unit, op, target) in TARGETS.items():
+        r = by_key.get(key)
+        if r is None:
+            lines.append(f"| {what} | not measured | {op} {_fmt(target, unit)} | - | - | - | "
+                         "- |")
+            continue
+        lines.append(f"| {what} | {_fmt(r.measured, unit)} | {op} {_fmt(target, unit)} | "
+                     f"{'yes' if r.met else '**no**'} | {r.date} | {r.load} | "
+                     f"{r.detail} (`{r.source}`) |")
+    lines.append("")
+    lines.append("Machine: " + "; ".join(machines) + ". Load: the 1-, 5- and 15-minute load "
+                 "averages when the row was recorded (2 cores: above 2 the machine was shared "
+                 "and wall times are longer than on an idle one).")
+    return "\n".join(lines) + "\n"

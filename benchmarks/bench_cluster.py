@@ -16,7 +16,7 @@ import numpy as np
 from sklearn.cluster import KMeans
 from sklearn.metrics import adjusted_rand_score
 
-from benchmarks._common import best_of
+from benchmarks._common import best_of, report
 from tdadp import PrivateClustering, from_networkx
 from tdadp.cluster import ToMATo
 from tdadp.datasets import load_polblogs, load_polbooks
@@ -133,6 +133,9 @@ def _versus_gudhi(sizes, repeat):
                       f"{est.metric_:>9} {est.k_:>3} {est.density_k_:>3} | "
                       f"{adjusted_rand_score(y[core], est.labels_[core]):9.3f} "
                       f"{adjusted_rand_score(y[core], ref.labels_[core]):9.3f}", flush=True)
+                if K == 2 and name == "defaults" and n == sizes[0]:
+                    report("tomato_gudhi_ratio", t / t_g, f"n = {n:,} (mixture in R^3), "
+                           f"defaults: {t:.3f} s / gudhi {t_g:.3f} s, best of {runs}")
 
 
 def _automatic(sizes):
