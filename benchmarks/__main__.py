@@ -17,6 +17,11 @@ from pathlib import Path
 
 from benchmarks._common import RESULTS, markdown_table, merge_rows, read_rows, write_table
 
+# The modules that measure the targets' rows run first, and the table is rewritten after each
+# module: a long run (an hour or more on a shared machine) stopped early keeps its rows.
+_TARGET_MODULES = ("bench_secure", "bench_end_to_end", "bench_noisy_release", "bench_topology",
+                   "bench_cluster")
+
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -31,17 +36,24 @@ def main(argv=None):
                         "benchmarks/results)")
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     here = Path(__file__).parent
-    names = [m.name for m in sorted(pkgutil.iter_modules([str(here)]), key=lambda m: m.name)
-             if m.name.startswith("bench_")]
+    names = sorted((m.name for m in pkgutil.iter_modules([str(here)])
+                    if m.name.startswith("bench_")),
+                   key=lambda name: (name not in _TARGET_MODULES,
+                                     _TARGET_MODULES.index(name)
+                                     if name in _TARGET_MODULES else 0, name))
     if args.only:
         unknown = sorted(set(args.only) - set(names))
         if unknown:
             parser.error(f"no benchmark module {', '.join(unknown)} (have: {', '.join(names)})")
         names = [n for n in names if n in args.only]
     child_argv = ["--quick"] if args.quick else []
+    csv_path, md_path = args.results + ".csv", args.results + ".md"
+    recorded = [] if args.quick else read_rows(csv_path)
     for name in names:
         print(f"\n=== {name} ===", flush=True)
         importlib.import_module(f"benchmarks.{name}").main(child_argv)
+        if not args.quick:
+            write_table(merge_rows(recorded, RESULTS), csv_path, md_path)
     if args.suite:
         print("\n=== make test on a clean clone ===", flush=True)
         importlib.import_module("benchmarks._suite").run_suite()
@@ -50,8 +62,7 @@ def main(argv=None):
         print("quick run: small sizes, not the targets' sizes; nothing written\n")
         print(markdown_table(RESULTS))
         return
-    csv_path, md_path = args.results + ".csv", args.results + ".md"
-    rows = merge_rows(read_rows(csv_path), RESULTS)
+    rows = merge_rows(recorded, RESULTS)
     write_table(rows, csv_path, md_path)
     print(markdown_table(rows))
     print(f"written: {md_path}, {csv_path}")

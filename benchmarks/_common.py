@@ -172,7 +172,7 @@ def _fmt(value, unit):
         return f"{value:.2f}x" if value < 10 else f"{value:.0f}x"
     if unit == "GiB":
         return f"{value:.2f} GiB"
-    return f"{value:.1f} s"
+    return f"{value:.2f} s" if value < 10 else f"{value:.1f} s"
 
 
 def read_rows(path):
