@@ -23,10 +23,12 @@ from sklearn.base import BaseEstimator
 
 from ..release._base import ACCOUNTANT_RULE
 from ..release._flip import EdgeFlip, flip_probability, implemented_rate
-from ..utils._params import RULES, Interval, Options, ParamsMixin, check_param
+from ..utils._output import is_dataframe
+from ..utils._params import RULES, Interval, Options, ParamsMixin, Rule, check_param
 from ..utils._random import item_streams, stage_tag
+from ._formula import graph_attributes
 from ._inference import bayes_ergm
-from ._release import ERGMRelease, ERGMStatisticsRelease
+from ._release import ERGM_NOISES, ERGMRelease, ERGMStatisticsRelease
 from ._sampler import Observation, as_network
 from ._terms import MAX_COUNT, MAX_DEGREE_RULE, int_rule, parse_terms, real_rule
 
@@ -62,10 +64,11 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
 
     Parameters
     ----------
-    statistics : sequence of terms, default=("edges",)
-        ERGM terms (:func:`tdadp.ergm.parse_terms`): "edges", "altkstars",
-        "altktriangles", "altktwopaths" (with a decay, e.g. ``("altktriangles", 2.0)``),
-        "nodematch", "nodefactor", "nodemix".
+    statistics : formula string or sequence of terms, default=("edges",)
+        An ergm formula, e.g. ``"edges + nodematch('Sex', diff=TRUE) + gwesp(0.5,
+        fixed=TRUE)"``, or a list of ERGM terms (:func:`tdadp.ergm.parse_terms`): "edges",
+        "altkstars", "altktriangles", "altktwopaths" (with a decay, e.g.
+        ``("altktriangles", 2.0)``), "nodematch", "nodefactor", "nodemix".
     epsilon : float > 0 or None, default=None
         Total privacy budget. None: non-private inference from the graph itself.
     level : {"edge", "node"}, default="edge"
@@ -81,10 +84,16 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
         sensitivity at node level), epsilon split equally over the statistics. "local": Lu &
         Miklau's private local sensitivity ((epsilon, delta)-edge DP). "flip": the whole graph
         released by edgeFlip at ``epsilon`` (randomized response, Karwa et al.).
-    labels : array-like of shape (n,), optional
-        Node labels for the labelled terms (``y`` of :meth:`fit` also sets them).
+    labels : array-like of shape (n,), DataFrame or dict of arrays, optional
+        Node attributes for the labelled terms (``y`` of :meth:`fit` also sets them; default:
+        a networkx graph's own node attributes).
     delta : float in (0, 1), default=1e-6
         For ``mechanism="local"``.
+    noise : {"restricted", "thesis"}, default="restricted"
+        Edge-level ``mechanism="restricted"``: Laplace noise at RS(H_k)/eps per statistic
+        (tdadp) or at 3 RS(H_k)/eps (Goldberg's thesis); see
+        :class:`~tdadp.ergm.ERGMStatisticsRelease`. The inference reads the scale from the
+        release either way.
     method : {"exchange", "population"}, default="exchange"
         One adaptive exchange chain, or Caimo & Friel's population MCMC (adaptive direction
         sampling).
@@ -159,8 +168,10 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
         "level": [Options("edge", "node")],
         "max_degree": [None, MAX_DEGREE_RULE],
         "mechanism": [Options(*ERGM_MECHANISMS)],
-        "labels": [None, tuple, list, np.ndarray],
+        "labels": [None, tuple, list, np.ndarray, dict, Rule(
+            "a pandas DataFrame", is_dataframe)],
         "delta": [real_rule(Interval("real", 0, 1, "neither"))],
+        "noise": [Options(*ERGM_NOISES)],
         "method": [Options("exchange", "population")],
         "n_iter": [None, int_rule(1, MAX_COUNT)],
         "burn_in": [None, int_rule(0, MAX_COUNT)],
@@ -177,8 +188,9 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
     }
 
     def __init__(self, statistics=("edges",), epsilon=None, level="edge", max_degree=None,
-                 mechanism="restricted", labels=None, delta=1e-6, method="exchange",
-                 n_iter=None, burn_in=None, aux_steps=None, latent_steps=None, n_chains=None,
+                 mechanism="restricted", labels=None, delta=1e-6, noise="restricted",
+                 method="exchange", n_iter=None, burn_in=None, aux_steps=None,
+                 latent_steps=None, n_chains=None,
                  joint_moves=True, prior_mean=None, prior_cov=None, random_state=None,
                  n_jobs=None, accountant=None, verbose=False):
         self.statistics = statistics
@@ -188,6 +200,7 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
         self.mechanism = mechanism
         self.labels = labels
         self.delta = delta
+        self.noise = noise
         self.method = method
         self.n_iter = n_iter
         self.burn_in = burn_in
@@ -204,6 +217,10 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
 
     def _check(self):
         self._validate_params()
+        if self.noise == "thesis" and (self.level, self.mechanism) != ("edge", "restricted"):
+            raise ValueError(f"noise='thesis' (3 RS(H_k) / eps) is the edge-level restricted "
+                             f"release's; level={self.level!r}, mechanism="
+                             f"{self.mechanism!r} take noise='restricted'.")
         if self.epsilon is None:
             return
         if self.mechanism == "restricted" and self.max_degree is None:
@@ -271,7 +288,9 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
         return ERGMStatisticsRelease(
             statistics=self.statistics, epsilon=self.epsilon, level=self.level,
             max_degree=self.max_degree if self.mechanism == "restricted" else None,
-            method=self.mechanism, delta=self.delta, labels=labels)
+            method=self.mechanism, delta=self.delta,
+            noise=self.noise if self.mechanism == "restricted" else "restricted",
+            labels=labels)
 
     def fit(self, A, y=None):
         """Release (when ``epsilon`` is set) and fit the posterior from what was released.
@@ -291,9 +310,11 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
         self
         """
         self._check()
+        labels = self.labels if y is None else y
+        if labels is None:
+            labels = graph_attributes(A)
         A = as_network(A)
         n = A.shape[0]
-        labels = self.labels if y is None else y
         parse_terms(self.statistics, labels, n_nodes=n)  # bad terms or labels: before release
         mech = None if self.epsilon is None else self._mechanism(labels).fit()
         # The charge comes before any random number is drawn (the streams included).

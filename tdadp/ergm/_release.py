@@ -66,12 +66,18 @@ from ._terms import MAX_DEGREE_RULE, parse_terms, real_rule
 
 __all__ = [
     "ERGM_METHODS",
+    "ERGM_NOISES",
     "ERGMRelease",
     "ERGMStatisticsRelease",
     "ergm_statistics_release",
 ]
 
 ERGM_METHODS = ("restricted", "local")
+#: Calibrations of the edge-level restricted release: tdadp's RS(H_k)/eps, or Goldberg's
+#: 3 RS(H_k)/eps (the thesis takes the projection onto H_k to move a neighbouring pair's
+#: statistic by at most 3 RS).
+ERGM_NOISES = ("restricted", "thesis")
+_THESIS_FACTOR = 3
 
 # Edge level: the statistic of the projection, on all graphs.
 #
@@ -273,6 +279,15 @@ class ERGMStatisticsRelease(GraphRelease):
     delta : float in (0, 1), default=1e-6
         Total delta of ``method="local"`` (split over its data-dependent statistics; the
         release is pure eps-DP when there are none).
+    noise : {"restricted", "thesis"}, default="restricted"
+        Edge level, ``method="restricted"``: the Laplace noise is calibrated to RS(H_k)
+        ("restricted", tdadp's calibration) or to 3 RS(H_k) ("thesis": Goldberg 2018, who
+        gives the projection onto H_k a global sensitivity of 3 and releases
+        ``f(mu(x)) + Lap(3 RS / eps)``). The thesis's noise is three times larger; its
+        ``guarantee_`` states no more than tdadp's (the same restriction for the terms whose
+        projected statistic is not proven here to keep its H_k sensitivity on all graphs),
+        since the factor 3 is the thesis's claim, not proven here for this projection.
+        Other levels and methods take "restricted" only.
     bound_share : float in (0, 1), default=0.5
         With ``method="local"``, the part of a data-dependent statistic's budget spent on its
         sensitivity bound.
@@ -295,8 +310,9 @@ class ERGMStatisticsRelease(GraphRelease):
     statistic_epsilon_ : ndarray of float64
         Each statistic's share of epsilon (``epsilon / p``).
     sensitivity_ : ndarray of float64
-        Per statistic (a block's L1 for vector terms): the H_k sensitivity (restricted), the
-        global one (local; NaN where the bound is data-dependent).
+        Per statistic (a block's L1 for vector terms): the H_k sensitivity (restricted; three
+        times it with ``noise="thesis"``), the global one (local; NaN where the bound is
+        data-dependent).
     noise_scale_ : ndarray of float64
         Per statistic, the Laplace scale when it is fixed; NaN where it depends on the data
         (node level; local data-dependent terms).
@@ -354,13 +370,14 @@ class ERGMStatisticsRelease(GraphRelease):
         "max_degree": [None, MAX_DEGREE_RULE],
         "method": [Options(*ERGM_METHODS)],
         "delta": [real_rule(Interval("real", 0, 1, "neither"))],
+        "noise": [Options(*ERGM_NOISES)],
         "bound_share": [real_rule(Interval("real", 0, 1, "neither"))],
         "labels": "no_validation",  # checked by parse_terms in fit
     }
 
     def __init__(self, statistics=("edges",), epsilon=1.0, level="edge", max_degree=None,
-                 method="restricted", delta=1e-6, bound_share=0.5, labels=None,
-                 random_state=None, n_jobs=None, accountant=None):
+                 method="restricted", delta=1e-6, noise="restricted", bound_share=0.5,
+                 labels=None, random_state=None, n_jobs=None, accountant=None):
         super().__init__(epsilon=epsilon, random_state=random_state, n_jobs=n_jobs,
                          accountant=accountant)
         self.statistics = statistics
@@ -368,10 +385,15 @@ class ERGMStatisticsRelease(GraphRelease):
         self.max_degree = max_degree
         self.method = method
         self.delta = delta
+        self.noise = noise
         self.bound_share = bound_share
         self.labels = labels
 
     def _calibrate(self, X):
+        if self.noise == "thesis" and (self.level, self.method) != ("edge", "restricted"):
+            raise ValueError(f"noise='thesis' (3 RS(H_k) / eps) is the edge-level restricted "
+                             f"release's; level={self.level!r}, method={self.method!r} take "
+                             "noise='restricted'.")
         if self.method == "local" and self.level == "node":
             raise ValueError("method='local' (private local sensitivity) is edge level only; "
                              "use level='node' with method='restricted' (truncation and "
@@ -382,6 +404,9 @@ class ERGMStatisticsRelease(GraphRelease):
         if self.method == "local" and self.max_degree is not None:
             raise ValueError("method='local' projects nothing: max_degree must be None.")
         self.terms_ = parse_terms(self.statistics, self.labels)
+        if "gwdegree" in self.terms_.names:
+            raise ValueError("gwdegree has no sensitivity bound in tdadp yet: it cannot be "
+                             "released (it is offered for sampling and non-private fits).")
         for name, decay in zip(self.terms_.names, self.terms_.decays):
             if name == "altkstars" and decay > _MAX_KSTAR_DECAY:
                 raise ValueError(
@@ -434,6 +459,8 @@ class ERGMStatisticsRelease(GraphRelease):
             restriction = None
             if self.method == "restricted":
                 sens = round_up(restricted_bound(name, decay, k, self.level))
+                if self.noise == "thesis":
+                    sens = _THESIS_FACTOR * sens
                 self.sensitivity_[off:off + size] = sens
                 if self.level == "edge":
                     cal = calibrate_noise(sens, eps_b, "laplace", integer=name in COUNT_TERMS)
@@ -480,7 +507,8 @@ class ERGMStatisticsRelease(GraphRelease):
                     effective_epsilon=min(eps_b, cal.epsilon)))
             blocks.append(block)
         self.blocks_ = tuple(blocks)
-        self.fitted_params_ = {"level": self.level, "method": self.method, "max_degree": k}
+        self.fitted_params_ = {"level": self.level, "method": self.method, "max_degree": k,
+                               "noise": self.noise}
         restriction = next((c.restriction for c in components if c.restriction), None)
         single = components[0] if len(components) == 1 else None
         return PrivacyGuarantee(
@@ -519,7 +547,7 @@ class ERGMStatisticsRelease(GraphRelease):
         n = A.shape[0]
         if terms.labels is not None and terms.labels.shape[0] != n:
             raise ValueError(f"labels cover {terms.labels.shape[0]} nodes, the graph has {n}.")
-        meta = {"method": method, "level": level, "max_degree": k,
+        meta = {"method": method, "level": level, "max_degree": k, "noise": fitted["noise"],
                 "statistic_names": terms.statistic_names,
                 "epsilon": self.statistic_epsilon_.copy(),
                 "sensitivity": self.sensitivity_.copy()}
@@ -613,7 +641,7 @@ class ERGMStatisticsRelease(GraphRelease):
 
 def ergm_statistics_release(A, statistics, epsilon, level="edge", max_degree=None,
                             method="restricted", delta=1e-6, bound_share=0.5, labels=None,
-                            random_state=None):
+                            random_state=None, noise="restricted"):
     """Release noisy ERGM statistics of a graph (see :class:`ERGMStatisticsRelease`).
 
     Returns
@@ -632,5 +660,5 @@ def ergm_statistics_release(A, statistics, epsilon, level="edge", max_degree=Non
     """
     return ERGMStatisticsRelease(
         statistics=statistics, epsilon=epsilon, level=level, max_degree=max_degree,
-        method=method, delta=delta, bound_share=bound_share, labels=labels,
+        method=method, delta=delta, noise=noise, bound_share=bound_share, labels=labels,
         random_state=random_state).fit_transform(A)

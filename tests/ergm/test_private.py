@@ -98,6 +98,15 @@ def test_labelled_terms_take_labels_from_y():
         PrivateERGM(["edges", "nodematch"], **FAST).fit(A)
 
 
+def test_thesis_noise_reaches_the_release_and_the_inference(graph):
+    ours = PrivateERGM(STATS, epsilon=4.0, max_degree=8, random_state=2, **FAST).fit(graph)
+    thesis = PrivateERGM(STATS, epsilon=4.0, max_degree=8, noise="thesis", random_state=2,
+                         **FAST).fit(graph)
+    np.testing.assert_allclose(thesis.release_.scales, 3 * ours.release_.scales, rtol=1e-7)
+    assert thesis.release_.meta["noise"] == "thesis"
+    assert thesis.guarantee_.epsilon == ours.guarantee_.epsilon == 4.0
+
+
 @pytest.mark.parametrize("kwargs,match", [
     (dict(epsilon=1.0, mechanism="restricted"), "max_degree"),
     (dict(epsilon=1.0, mechanism="local", level="node"), "level='node'"),
@@ -107,6 +116,8 @@ def test_labelled_terms_take_labels_from_y():
     (dict(statistics=["edges", "bogus"]), "unknown ERGM term"),
     (dict(n_iter=0), "n_iter"),
     (dict(delta=1.5, epsilon=1.0, mechanism="local"), "delta"),
+    (dict(epsilon=1.0, mechanism="local", noise="thesis"), "noise='thesis'"),
+    (dict(epsilon=1.0, max_degree=3, level="node", noise="thesis"), "noise='thesis'"),
 ])
 def test_bad_parameters_are_refused(graph, kwargs, match):
     params = dict(statistics=STATS, **FAST)

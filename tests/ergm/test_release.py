@@ -57,6 +57,33 @@ def test_restricted_edge_laplace_scale_and_centre():
     np.testing.assert_array_equal(np.asarray(release), release.values)
 
 
+def test_thesis_noise_is_three_restricted_sensitivities():
+    """noise="thesis": Goldberg's 3 RS(H_k)/eps, the same projected statistic and the same
+    stated guarantee as tdadp's RS(H_k)/eps (the factor 3 is not proven here)."""
+    A = _graph()
+    ours = ERGMStatisticsRelease(TERMS, epsilon=2.0, max_degree=3).fit()
+    thesis = ERGMStatisticsRelease(TERMS, epsilon=2.0, max_degree=3, noise="thesis").fit()
+    sens = ergm_restricted_sensitivity(TERMS, 3)
+    np.testing.assert_array_equal(thesis.sensitivity_, 3 * sens)
+    np.testing.assert_allclose(thesis.noise_scale_, 3 * ours.noise_scale_, rtol=1e-7)
+    assert thesis.guarantee_.restriction == ours.guarantee_.restriction is not None
+    assert thesis.guarantee_.epsilon == ours.guarantee_.epsilon == 2.0
+    truth = ergm_statistics(project_max_degree(A, 3), TERMS)
+    noise = np.array([r.values for r in _draws(thesis, A, 2000, seed=4)]) - truth
+    np.testing.assert_allclose(noise.std(0), np.sqrt(2) * thesis.noise_scale_, rtol=0.08)
+    release = thesis.transform(A)
+    assert release.meta["noise"] == "thesis"
+    np.testing.assert_array_equal(release.scales, thesis.noise_scale_)
+    same = ergm_statistics_release(A, TERMS, 2.0, max_degree=3, noise="thesis",
+                                   random_state=1)
+    np.testing.assert_array_equal(same.scales, thesis.noise_scale_)
+    for kwargs in (dict(level="node", max_degree=3), dict(method="local")):
+        with pytest.raises(ValueError, match="noise='thesis'"):
+            ERGMStatisticsRelease(TERMS, noise="thesis", **kwargs).fit()
+    with pytest.raises(ValueError, match="noise"):
+        ERGMStatisticsRelease(TERMS, max_degree=3, noise="3rs").fit()
+
+
 def test_exact_releases_at_infinite_epsilon():
     A = _graph(n=14, p=0.4, seed=3)
     for level, method, k, transform in (("edge", "restricted", 3, project_max_degree),
