@@ -116,10 +116,14 @@ def _family_gk16(fam, T):
                     psi(hi1) - psi(lo0), psi(hi0) - psi(lo1))
             gamma = max(gamma, 0.5 * h)
     end = 0.5 * math.log((1 - a) / a)
+    # X_1 given X_2: the odds P(x, w) / P(x, w') times the ratio of the marginals of X_2, whose
+    # product is at most (1 - a) / a at stationarity (p / (1 - q) and the like); over every
+    # initial distribution that ratio reaches max_y P(y, w') / P(y, w), up to (1 - a) / a more.
+    first = 2.0 * end if fam.start == "any" else end
     upper = np.full(T - 1, gamma)
     lower = np.full(T - 1, gamma)
     if T >= 2:
-        upper[0] = end
+        upper[0] = first
         lower[-1] = end
     return upper, lower
 

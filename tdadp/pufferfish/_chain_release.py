@@ -311,7 +311,13 @@ class MQMApprox(MQMExact):
 
     Parameters
     ----------
-    thetas, epsilon, length, max_quilt, random_state, accountant
+    thetas, epsilon, length, max_quilt
+        As :class:`MQMExact`.
+    gap : {"singular", "paper"}, default="singular"
+        How the bound reads the chain's mixing (see :func:`mqm_approx_scale`): tdadp's
+        ``exp(-g t)`` with ``g = 1 - s_2`` (s_2: P's second singular value on L2(pi)), or the
+        paper's ``exp(-g t / 2)`` with ``g`` the eigengap of ``P P*``, a looser bound.
+    random_state, accountant
         As :class:`MQMExact`.
 
     Attributes
@@ -325,10 +331,28 @@ class MQMApprox(MQMExact):
     >>> mech = MQMApprox(BinaryIntervalFamily(0.2), epsilon=1.0, length=100).fit()
     >>> round(mech.score_, 3)
     29.632
+    >>> round(MQMApprox(BinaryIntervalFamily(0.2), 1.0, length=100, gap="paper").fit().score_, 3)
+    37.311
     """
 
+    _parameter_constraints = {
+        **MQMExact._parameter_constraints,
+        "gap": [Options("singular", "paper")],
+    }
+
+    def __init__(self, thetas, epsilon=1.0, length=None, max_quilt=None, gap="singular",
+                 random_state=None, accountant=None):
+        self.thetas = thetas
+        self.epsilon = epsilon
+        self.length = length
+        self.max_quilt = max_quilt
+        self.gap = gap
+        self.random_state = random_state
+        self.accountant = accountant
+
     def _scale(self, thetas, T, lipschitz):
-        return mqm_approx_scale(thetas, T, self.epsilon, lipschitz, self.max_quilt)
+        return mqm_approx_scale(thetas, T, self.epsilon, lipschitz, self.max_quilt,
+                                gap=self.gap)
 
 
 class GroupDPHistogram(_ChainHistogram):
@@ -528,8 +552,10 @@ def compose_markov_quilt(releases):
     # still win, as the noise scales' search does
     if kind == "family":
         cells = np.linspace(chains.alpha, 1 - chains.alpha, chains.cells + 1)
-        builds = [(partial(family_tables, cells[j], cells[j + 1], cells[m], cells[m + 1], T),
-                   True) for j in range(chains.cells) for m in range(chains.cells)]
+        fixed = chains.start == "stationary"
+        builds = [(partial(family_tables, cells[j], cells[j + 1], cells[m], cells[m + 1], T,
+                           start=chains.start), fixed)
+                  for j in range(chains.cells) for m in range(chains.cells)]
     else:
         builds = [(partial(exact_tables, c, T), c.stationary) for c in chains]
     eps = max(max(0.0, float(search_built(build, L, objective, fixed, T=T)[0]))

@@ -216,26 +216,75 @@ def _box_log_ratio(mu_lo, mu_hi, r_lo, r_hi):
     return quiet_log(np.maximum(first, second))
 
 
-def family_tables(p0, p1, q0, q1, T, L):
-    """Bounds of the influences over the binary chains with p in [p0, p1], q in [q0, q1]."""
-    check_work_memory(8 * 12 * (L + 1) ** 2, f"the interval family's influence tables "
-                                             f"(quilt length {L})")
-    t = np.arange(L + 1)
-    lam_lo, lam_hi = p0 + q0 - 1.0, p1 + q1 - 1.0
+def _power_range(lam_lo, lam_hi, n):
+    """(lo, hi) of lam^t over lam in [lam_lo, lam_hi], for t = 0..n."""
+    t = np.arange(n + 1)
     a, b = lam_lo ** t, lam_hi ** t
     odd = (t % 2) == 1
-    mu_hi = np.where(odd, b, np.maximum(a, b))
+    hi = np.where(odd, b, np.maximum(a, b))
     straddle = (lam_lo <= 0.0) & (lam_hi >= 0.0)
-    mu_lo = np.where(odd, a, np.where(straddle, 0.0, np.minimum(a, b)))
+    lo = np.where(odd, a, np.where(straddle, 0.0, np.minimum(a, b)))
+    return lo, hi
+
+
+def _box_log_marginal(m_lo, m_hi, r_lo, r_hi):
+    """Upper bound of log max((1 + m/r) / (1 - m), (1 - m) / (1 + m r)) over m in
+    [m_lo, m_hi] and r in [r_lo, r_hi]: the first ratio grows with m, the second falls, and
+    at a fixed m both fall with r when m >= 0 and grow when m < 0."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r1 = np.where(m_hi >= 0, r_lo, r_hi)
+        first = np.where(m_hi < 1, (1.0 + m_hi / r1) / (1.0 - m_hi), np.inf)
+        r2 = np.where(m_lo >= 0, r_lo, r_hi)
+        den = 1.0 + m_lo * r2
+        second = np.where(den > 0, (1.0 - m_lo) / den, np.inf)
+    return quiet_log(np.maximum(first, second))
+
+
+def family_tables(p0, p1, q0, q1, T, L, start="stationary"):
+    """Bounds of the influences over the binary chains with p in [p0, p1], q in [q0, q1].
+
+    ``start="stationary"``: position-free tables. ``start="any"``: tables per node, the
+    marginal of X_i bounded over every initial distribution (see :func:`mqm_exact_scale`).
+    """
+    check_work_memory(8 * 12 * (L + 1) ** 2 + 8 * 4 * T, f"the interval family's influence "
+                                                         f"tables (quilt length {L})")
+    lam_lo, lam_hi = p0 + q0 - 1.0, p1 + q1 - 1.0
+    mu_lo, mu_hi = _power_range(lam_lo, lam_hi, L)
     # r = pi(s') / pi(s): s = 0 -> (1 - p)/(1 - q); s = 1 -> (1 - q)/(1 - p)
-    F0 = _box_log_ratio(mu_lo, mu_hi, (1 - p1) / (1 - q0), (1 - p0) / (1 - q1))
-    F1 = _box_log_ratio(mu_lo, mu_hi, (1 - q1) / (1 - p0), (1 - q0) / (1 - p1))
-    F0[0] = F1[0] = -np.inf
-    Fs = np.stack([F0, F1])
+    r_box = [((1 - p1) / (1 - q0), (1 - p0) / (1 - q1)),
+             ((1 - q1) / (1 - p0), (1 - q0) / (1 - p1))]
+    Fs = np.stack([_box_log_ratio(mu_lo, mu_hi, lo, hi) for lo, hi in r_box])
+    Fs[:, 0] = -np.inf
     EF = Fs.max(axis=0)
-    with np.errstate(invalid="ignore"):     # inf + -inf at the unused distance 0 only
-        E2 = (Fs[:, :, None] + Fs[:, None, :]).max(axis=0)
-    return InfluenceTables(T, L, E2, EF, EF.copy())
+    if start == "stationary":
+        with np.errstate(invalid="ignore"):     # inf + -inf at the unused distance 0 only
+            E2 = (Fs[:, :, None] + Fs[:, None, :]).max(axis=0)
+        return InfluenceTables(T, L, E2, EF, EF.copy())
+
+    # Any start. For the pair (s, s') with r = pi(s') / pi(s) and m = lam^t, a binary chain
+    # has P^t(x, y) = pi(y) + m (1{x = y} - pi(y)), so the supremum over the initial
+    # distributions of log P(X_i = s') / P(X_i = s), max_x log P^t(x, s') / P^t(x, s) with
+    # t = i - 1 (x = s' or s), is log r + D_t with
+    #   D_t = log max((1 + m/r) / (1 - m), (1 - m) / (1 + m r)),
+    # and log r + max_u log P^a(u, s) / P^a(u, s') is the stationary start's F_a (a binary
+    # chain is reversible). So the backward terms are F_a + D_(i-1): bounding D_t on its own
+    # keeps the cell's slack in r small, as D_t -> 0 when the chain forgets its start.
+    m_lo, m_hi = _power_range(lam_lo, lam_hi, max(T - 1, 0))
+    Ds = np.stack([_box_log_marginal(m_lo, m_hi, lo, hi) for lo, hi in r_box])
+    Gs = Fs
+    def node(i, W=L):
+        A, B = min(i - 1, W), min(T - i, W)
+        EFi = EF[:B + 1].copy()
+        EB = np.full(A + 1, -np.inf)
+        E2 = np.full((A + 1, B + 1), -np.inf)
+        if A:
+            DG = Ds[:, i - 1, None] + Gs[:, 1:A + 1]         # (pair, a)
+            EB[1:] = DG.max(axis=0)
+            if B:
+                E2[1:, 1:] = (DG[:, :, None] + Fs[:, None, 1:B + 1]).max(axis=0)
+        return E2, EFi, EB, True
+
+    return InfluenceTables(T, L, node=node)
 
 
 def quilt_influence_tables(thetas, T, max_quilt=None, method="exact"):
@@ -335,6 +384,25 @@ def mqm_exact_scale(thetas, T, epsilon, lipschitz=1.0, max_quilt=None):
         and log-ratio tables, O(T k) for a pmf start, O(T k^2) for an "any" start, O(T + l^2)
         for the search).
 
+    Notes
+    -----
+    Every initial distribution ("any", the paper's synthetic class), without iterating over
+    them. Given the quilt ``{X_{i-a}, X_{i+b}}`` the conditional of the quilt is
+    ``P(X_{i-a} = u) P^a(u, x_i) P^b(x_i, v) / P(X_i = x_i)``, so the log-ratio for the pair
+    ``(s, s')`` is ``log P^a(u, s)/P^a(u, s') + log P^b(s, v)/P^b(s', v) + log mu_i(s')/mu_i(s)``:
+    only the marginal ``mu_i = q P^(i-1)`` of X_i depends on the initial distribution q (the
+    one-sided quilts drop one of the first two terms; ``{X_{i+b}}`` drops the marginal too).
+    ``mu_i(s') / mu_i(s) = sum_x q(x) P^(i-1)(x, s') / sum_x q(x) P^(i-1)(x, s)`` is a ratio of
+    two linear functions of q, positive on the simplex, so its level sets are hyperplanes and
+    its supremum over the simplex is reached at a vertex (a point-mass start):
+    ``max_x P^(i-1)(x, s') / P^(i-1)(x, s)`` (infinite when some start reaches s' but not s).
+    The other terms do not involve q, and u ranges over every state as in Eq. (5), so the
+    class's influence is the sum of the separate suprema: O(k^3) per node for the marginal's
+    term, no search over the simplex. (The paper's Appendix C.4 treats this case; this is our
+    derivation, checked against a grid of the simplex in the tests.) Each node then uses the
+    quilt that is best for the worst start, so the score is at least the largest score of any
+    single start.
+
     References
     ----------
     Song, Wang, Chaudhuri, "Pufferfish privacy mechanisms for correlated data", SIGMOD
@@ -362,19 +430,21 @@ def mqm_exact_scale(thetas, T, epsilon, lipschitz=1.0, max_quilt=None):
     if kind == "family":
         fam = chains
         worst = None
+        fixed = fam.start == "stationary"
         for p0, p1, q0, q1 in family_cells(fam):
-            found = search_built(partial(family_tables, p0, p1, q0, q1, T), L, objective,
-                                 T=T)
+            found = search_built(partial(family_tables, p0, p1, q0, q1, T, start=fam.start),
+                                 L, objective, fixed=fixed, T=T)
             if worst is None or found[0] > worst[0]:
                 worst = found
         lower = 0.0
         grid = fam.grid()
         for p in grid:
             for q in grid:
-                lower = max(lower, search_built(partial(family_tables, p, p, q, q, T), L,
-                                                 objective, T=T)[0])
+                lower = max(lower, search_built(partial(family_tables, p, p, q, q, T,
+                                                        start=fam.start),
+                                                L, objective, fixed=fixed, T=T)[0])
         per = (quilt_choice(worst),)
-        reason = (f"interval family [{fam.alpha:g}, {1 - fam.alpha:g}], stationary start: "
+        reason = (f"interval family [{fam.alpha:g}, {1 - fam.alpha:g}], {fam.start} start: "
                   f"upper bound over {fam.cells}x{fam.cells} cells (exact score at the "
                   f"corners: at most {lower:.6g})")
     else:

@@ -15,7 +15,7 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
-from ..utils._params import Interval, check_param
+from ..utils._params import Interval, Options, check_param
 from ._value_release import as_real
 
 __all__ = [
@@ -35,11 +35,13 @@ _INITIAL_WORDS = ("stationary", "any")
 
 @dataclass(frozen=True)
 class BinaryIntervalFamily:
-    """The interval family Theta = [alpha, 1 - alpha] of binary chains, started at stationarity.
+    """The interval family Theta = [alpha, 1 - alpha] of binary chains.
 
     Every transition matrix ``[[p, 1 - p], [1 - q, q]]`` with ``p, q`` in ``[alpha, 1 - alpha]``
-    (the paper's synthetic class), each chain started from its stationary distribution (as in
-    the authors' experiment code).
+    (the paper's synthetic class), each chain started from its stationary distribution
+    (``start="stationary"``, as in the authors' experiment code) or from every initial
+    distribution on the simplex (``start="any"``, the class as the paper's Section 5.1 states
+    it).
 
     How the continuum is covered. For :func:`mqm_approx_scale` the paper's closed forms hold
     on the whole square: ``pi_min = alpha`` and eigengap ``g = 2 alpha`` (the eigenvalues are 1
@@ -54,11 +56,20 @@ class BinaryIntervalFamily:
     family's supremum as ``cells`` grows; the result also reports the largest exact score over
     the cell corners (a lower bound on that supremum), so the gap is visible.
 
+    With ``start="any"`` the influences depend on the node, through the marginal of X_i alone
+    (see :func:`mqm_exact_scale`, Notes): its supremum over the initial distributions is
+    ``max_x log P^(i-1)(x, s') / P^(i-1)(x, s)``, again a monotone function of ``lam^(i-1)``
+    and of ``pi(s') / pi(s)``, bounded at a corner of the same boxes. MQMApprox's bound
+    (Lemma 4.8) holds for every initial distribution, so ``start`` does not change it.
+
     Parameters
     ----------
     alpha : float in (0, 1/2]
     cells : int >= 1, default=40
         Cells per side of the square.
+    start : {"stationary", "any"}, default="stationary"
+        The initial distributions of the class: each chain's stationary distribution, or all
+        of them (the simplex).
 
     Examples
     --------
@@ -70,12 +81,14 @@ class BinaryIntervalFamily:
 
     alpha: float
     cells: int = 40
+    start: str = "stationary"
 
     def __post_init__(self):
         check_param(self.alpha, [Interval("real", 0, 0.5, "right")], "alpha",
                     "BinaryIntervalFamily")
         check_param(self.cells, [Interval("int", 1, 10_000, "both")], "cells",
                     "BinaryIntervalFamily")
+        check_param(self.start, [Options(*_INITIAL_WORDS)], "start", "BinaryIntervalFamily")
         object.__setattr__(self, "alpha", float(self.alpha))
         object.__setattr__(self, "cells", int(self.cells))
 
@@ -94,9 +107,9 @@ class BinaryIntervalFamily:
         return np.linspace(self.alpha, 1.0 - self.alpha, self.cells + 1)
 
     def corners(self):
-        """The cells' corner chains, as (initial, transition) pairs (stationary start)."""
+        """The cells' corner chains, as (initial, transition) pairs (the family's start)."""
         grid = self.grid()
-        return [("stationary", np.array([[p, 1 - p], [1 - q, q]])) for p in grid for q in grid]
+        return [(self.start, np.array([[p, 1 - p], [1 - q, q]])) for p in grid for q in grid]
 
 
 def family_cells(fam):

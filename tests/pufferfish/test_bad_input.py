@@ -119,7 +119,8 @@ SCALE_FUNCTIONS = {
                          "lipschitz": (1.0, _lipschitz), "max_quilt": (None, _max_quilt)}),
     "mqm_approx_scale": (lambda **kw: mqm_approx_scale(WEAK, **kw),
                          {"T": (20, _length), "epsilon": (1.0, _epsilon),
-                          "lipschitz": (1.0, _lipschitz), "max_quilt": (None, _max_quilt)}),
+                          "lipschitz": (1.0, _lipschitz), "max_quilt": (None, _max_quilt),
+                          "gap": ("singular", lambda v: v in ("singular", "paper"))}),
     "gk16_scale": (lambda **kw: gk16_scale(WEAK, **kw),
                    {"T": (20, _length), "epsilon": (1.0, _epsilon),
                     "lipschitz": (1.0, _lipschitz)}),
@@ -134,7 +135,10 @@ SCALE_FUNCTIONS = {
         {"length": (4, _length), "noise_scale": (0.5, _lipschitz)}),
     "BinaryIntervalFamily": (lambda **kw: BinaryIntervalFamily(**kw),
                              {"alpha": (0.2, lambda v: _is_real(v) and 0 < v <= 0.5),
-                              "cells": (4, lambda v: _is_int(v) and 1 <= v <= 10_000)}),
+                              "cells": (4, lambda v: _is_int(v) and 1 <= v <= 10_000),
+                              "start": ("stationary",
+                                        lambda v: isinstance(v, str)
+                                        and v in ("stationary", "any"))}),
 }
 SCALAR_CASES = [(f, p) for f, (_, params) in SCALE_FUNCTIONS.items() for p in params]
 
@@ -155,6 +159,7 @@ def test_scalar_parameters_of_the_functions(func, param, value):
 ESTIMATOR_SCALARS = {
     "epsilon": (1.0, _epsilon), "length": (T, lambda v: v is None or _length(v)),
     "max_quilt": (None, _max_quilt),
+    "gap": ("singular", lambda v: isinstance(v, str) and v in ("singular", "paper")),
 }
 
 
