@@ -13,7 +13,7 @@ import itertools
 import numpy as np
 from scipy.special import logsumexp
 
-from ._terms import ERGMTerms, mix_index, parse_terms
+from ._terms import ERGMTerms, parse_terms
 
 __all__ = ["MAX_ENUMERATION_NODES", "enumerate_graphs", "ergm_log_partition",
            "ergm_exact_mean"]
@@ -42,7 +42,9 @@ def _batch_statistics(bits, n, terms):
         Lu = L[:, iu[0], iu[1]].astype(np.float64)
     out = np.zeros((G, terms.n_statistics))
     labels = terms.labels
-    for name, decay, off in zip(terms.names, terms.decays, terms.offsets):
+    _, column, _, _ = terms.label_arrays(n)
+    for name_index, (name, decay, off) in enumerate(zip(terms.names, terms.decays,
+                                                        terms.offsets)):
         r = 1.0 - 1.0 / decay if np.isfinite(decay) else 0.0
         pw = (lambda x, r=r: np.power(r, x)) if r > 0 else (lambda x: (x == 0).astype(float))
         if name == "edges":
@@ -53,20 +55,15 @@ def _batch_statistics(bits, n, terms):
             out[:, off] = decay * np.sum(bits * (1 - pw(Lu)), axis=1)
         elif name == "altktwopaths":
             out[:, off] = decay * np.sum(1 - pw(Lu), axis=1)
+        elif name == "gwdegree":
+            out[:, off] = decay * np.sum(1 - pw(deg), axis=1)
         else:
-            Lv = terms.n_levels
+            k = column[name_index]
+            tab = terms.levels[k]
             for d, (i, j) in enumerate(_pairs(n)):
-                a, b = labels[i], labels[j]
+                a, b = labels[i, k], labels[j, k]
                 on = bits[:, d].astype(np.float64)
-                if name == "nodematch" and a == b:
-                    out[:, off] += on
-                elif name == "nodefactor":
-                    if a > 0:
-                        out[:, off + a - 1] += on
-                    if b > 0:
-                        out[:, off + b - 1] += on
-                elif name == "nodemix":
-                    idx = mix_index(a, b, Lv)
+                for idx in (tab.pair[a, b], tab.end[a], tab.end[b]):
                     if idx >= 0:
                         out[:, off + idx] += on
     return out, deg.max(axis=1) if n else np.zeros(G)

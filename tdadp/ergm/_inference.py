@@ -66,6 +66,7 @@ from ..utils._batch import map_items
 from ..utils._memory import check_memory
 from ..utils._params import Interval, Options, Rule, validate_params
 from ..utils._random import OSRandom, item_streams, stage_tag
+from ._formula import graph_attributes
 from ._mcmc import run_exchange, run_population
 from ._moves import PSEUDO_KAPPA, ChainConfig, ChainState, pseudo_posterior
 from ._posterior import ERGMPosterior
@@ -290,7 +291,8 @@ def _model(statistics, graph, observation, n_nodes, labels, max_degree):
     if observation is None:
         if n_nodes is not None:
             raise ValueError("n_nodes is for private inference; the graph gives its own.")
-        chain = ERGMChain(as_network(graph, "graph"), statistics, labels=labels,
+        chain = ERGMChain(as_network(graph, "graph"), statistics,
+                          labels=graph_attributes(graph) if labels is None else labels,
                           max_degree=max_degree)
         return chain, chain.n_nodes, max_degree
     if observation.kind == "none":

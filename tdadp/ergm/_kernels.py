@@ -26,7 +26,8 @@ computes without cancellation for any decay):
 - altktriangles: ``decay (1 - r^L_ij) + sum_{m in N(i) & N(j)} (r^L_im + r^L_jm)``: the new
   edge's own term, and each edge im, jm gaining the shared partner j, i;
 - altktwopaths: ``sum_{m in N(j) - i} r^L_im + sum_{m in N(i) - j} r^L_jm``;
-- labelled terms: the new edge's own count.
+- gwdegree: ``r^d_i + r^d_j`` (each end's ``lambda (1 - r^d)`` grows by ``r^d``);
+- labelled terms: the new edge's own count, at the statistic its ends' levels name.
 
 Removing an edge changes s by minus the change of adding it back, computed on the graph
 without it (its degrees and shared partners are one lower where the edge ij counted).
@@ -45,7 +46,7 @@ __all__ = ["run_chain", "change_statistics", "dyad_design", "obs_loglik", "smoot
 
 OBS_NONE, OBS_LAPLACE, OBS_CAUCHY, OBS_SMOOTH_CAUCHY, OBS_FLIP = 0, 1, 2, 3, 4
 
-_EDGES, _KSTARS, _KTRI, _KTWO, _MATCH, _FACTOR, _MIX = 0, 1, 2, 3, 4, 5, 6
+_EDGES, _KSTARS, _KTRI, _KTWO, _MATCH, _FACTOR, _MIX, _GWDEG = 0, 1, 2, 3, 4, 5, 6, 7
 
 
 @njit(cache=True, nogil=True)
@@ -94,11 +95,13 @@ def shared_partners(indptr, indices, n_edges):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
-def change_statistics(i, j, adj, deg, L, nbr, labels, n_levels, codes, offsets, powers, omr,
-                      decays, out):  # pragma: no cover - compiled
+def change_statistics(i, j, adj, deg, L, nbr, labels, lcol, ptab, etab, codes, offsets,
+                      powers, omr, decays, out):  # pragma: no cover - compiled
     """``s(x + ij) - s(x - ij)`` into ``out`` (zeroed first), from the current state.
 
-    ``powers[t, L] = r^L`` and ``omr[t, L] = 1 - r^L`` for the decay of term t.
+    ``powers[t, L] = r^L`` and ``omr[t, L] = 1 - r^L`` for the decay of term t. A labelled
+    term t reads level codes from column ``lcol[t]`` of ``labels`` and its tables ``ptab``,
+    ``etab`` (see :meth:`tdadp.ergm.ERGMTerms.label_arrays`).
     """
     e = adj[i, j]
     out[:] = 0.0
@@ -129,25 +132,26 @@ def change_statistics(i, j, adj, deg, L, nbr, labels, n_levels, codes, offsets, 
                 if m != j:
                     v += powers[t, L[j, m] - e]
             out[o] = v
-        elif c == _MATCH:
-            if labels[i] == labels[j]:
-                out[o] = 1.0
-        elif c == _FACTOR:
-            if labels[i] > 0:
-                out[o + labels[i] - 1] += 1.0
-            if labels[j] > 0:
-                out[o + labels[j] - 1] += 1.0
-        elif c == _MIX:
-            a = min(labels[i], labels[j])
-            b = max(labels[i], labels[j])
-            idx = a * n_levels - (a * (a - 1)) // 2 + (b - a) - 1  # _ergm_terms.mix_index
+        elif c == _GWDEG:
+            out[o] = powers[t, di] + powers[t, dj]
+        elif _MATCH <= c <= _MIX:  # the labelled terms
+            k = lcol[t]
+            a = labels[i, k]
+            b = labels[j, k]
+            idx = ptab[k, a, b]
+            if idx >= 0:
+                out[o + idx] += 1.0
+            idx = etab[k, a]
+            if idx >= 0:
+                out[o + idx] += 1.0
+            idx = etab[k, b]
             if idx >= 0:
                 out[o + idx] += 1.0
 
 
 @njit(cache=True, nogil=True)
-def dyad_design(adj, deg, L, nbr, labels, n_levels, codes, offsets, powers, omr, decays,
-                p):  # pragma: no cover - compiled
+def dyad_design(adj, deg, L, nbr, labels, lcol, ptab, etab, codes, offsets, powers, omr,
+                decays, p):  # pragma: no cover - compiled
     """Change statistics ``s(x + ij) - s(x - ij)`` and the value of every dyad i < j."""
     n = adj.shape[0]
     X = np.zeros((n * (n - 1) // 2, p))
@@ -155,8 +159,8 @@ def dyad_design(adj, deg, L, nbr, labels, n_levels, codes, offsets, powers, omr,
     k = 0
     for i in range(n):
         for j in range(i + 1, n):
-            change_statistics(i, j, adj, deg, L, nbr, labels, n_levels, codes, offsets,
-                              powers, omr, decays, X[k])
+            change_statistics(i, j, adj, deg, L, nbr, labels, lcol, ptab, etab, codes,
+                              offsets, powers, omr, decays, X[k])
             y[k] = adj[i, j]
             k += 1
     return X, y
@@ -293,8 +297,8 @@ def obs_loglik(kind, stats, obs_values, obs_scales, obs_sens, smooth):  # pragma
 
 
 @njit(cache=True, nogil=True)
-def run_chain(adj, deg, L, use_L, nbr, pos, elist, eid, ne, hist, stats, labels, n_levels,
-              codes, offsets, powers, omr, decays, theta, n_steps, seed, max_degree,
+def run_chain(adj, deg, L, use_L, nbr, pos, elist, eid, ne, hist, stats, labels, lcol, ptab,
+              etab, codes, offsets, powers, omr, decays, theta, n_steps, seed, max_degree,
               obs_kind, obs_values, obs_scales, obs_sens, smooth_k, smooth_beta,
               flip_z, flip_logodds, thin, trace):  # pragma: no cover - compiled
     """``n_steps`` MH steps in place; returns the number accepted.
@@ -338,8 +342,8 @@ def run_chain(adj, deg, L, use_L, nbr, pos, elist, eid, ne, hist, stats, labels,
         if e == 0 and max_degree >= 0 and (deg[i] >= max_degree or deg[j] >= max_degree):
             pass
         else:
-            change_statistics(i, j, adj, deg, L, nbr, labels, n_levels, codes, offsets,
-                              powers, omr, decays, delta)
+            change_statistics(i, j, adj, deg, L, nbr, labels, lcol, ptab, etab, codes,
+                              offsets, powers, omr, decays, delta)
             sign = -1.0 if e else 1.0
             log_ratio = 0.0
             for t in range(p):

@@ -23,8 +23,10 @@ from sklearn.base import BaseEstimator
 
 from ..release._base import ACCOUNTANT_RULE
 from ..release._flip import EdgeFlip, flip_probability, implemented_rate
-from ..utils._params import RULES, Interval, Options, ParamsMixin, check_param
+from ..utils._output import is_dataframe
+from ..utils._params import RULES, Interval, Options, ParamsMixin, Rule, check_param
 from ..utils._random import item_streams, stage_tag
+from ._formula import graph_attributes
 from ._inference import bayes_ergm
 from ._release import ERGM_NOISES, ERGMRelease, ERGMStatisticsRelease
 from ._sampler import Observation, as_network
@@ -62,10 +64,11 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
 
     Parameters
     ----------
-    statistics : sequence of terms, default=("edges",)
-        ERGM terms (:func:`tdadp.ergm.parse_terms`): "edges", "altkstars",
-        "altktriangles", "altktwopaths" (with a decay, e.g. ``("altktriangles", 2.0)``),
-        "nodematch", "nodefactor", "nodemix".
+    statistics : formula string or sequence of terms, default=("edges",)
+        An ergm formula, e.g. ``"edges + nodematch('Sex', diff=TRUE) + gwesp(0.5,
+        fixed=TRUE)"``, or a list of ERGM terms (:func:`tdadp.ergm.parse_terms`): "edges",
+        "altkstars", "altktriangles", "altktwopaths" (with a decay, e.g.
+        ``("altktriangles", 2.0)``), "nodematch", "nodefactor", "nodemix".
     epsilon : float > 0 or None, default=None
         Total privacy budget. None: non-private inference from the graph itself.
     level : {"edge", "node"}, default="edge"
@@ -81,8 +84,9 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
         sensitivity at node level), epsilon split equally over the statistics. "local": Lu &
         Miklau's private local sensitivity ((epsilon, delta)-edge DP). "flip": the whole graph
         released by edgeFlip at ``epsilon`` (randomized response, Karwa et al.).
-    labels : array-like of shape (n,), optional
-        Node labels for the labelled terms (``y`` of :meth:`fit` also sets them).
+    labels : array-like of shape (n,), DataFrame or dict of arrays, optional
+        Node attributes for the labelled terms (``y`` of :meth:`fit` also sets them; default:
+        a networkx graph's own node attributes).
     delta : float in (0, 1), default=1e-6
         For ``mechanism="local"``.
     noise : {"restricted", "thesis"}, default="restricted"
@@ -164,7 +168,8 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
         "level": [Options("edge", "node")],
         "max_degree": [None, MAX_DEGREE_RULE],
         "mechanism": [Options(*ERGM_MECHANISMS)],
-        "labels": [None, tuple, list, np.ndarray],
+        "labels": [None, tuple, list, np.ndarray, dict, Rule(
+            "a pandas DataFrame", is_dataframe)],
         "delta": [real_rule(Interval("real", 0, 1, "neither"))],
         "noise": [Options(*ERGM_NOISES)],
         "method": [Options("exchange", "population")],
@@ -305,9 +310,11 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
         self
         """
         self._check()
+        labels = self.labels if y is None else y
+        if labels is None:
+            labels = graph_attributes(A)
         A = as_network(A)
         n = A.shape[0]
-        labels = self.labels if y is None else y
         parse_terms(self.statistics, labels, n_nodes=n)  # bad terms or labels: before release
         mech = None if self.epsilon is None else self._mechanism(labels).fit()
         # The charge comes before any random number is drawn (the streams included).

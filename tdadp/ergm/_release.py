@@ -404,6 +404,9 @@ class ERGMStatisticsRelease(GraphRelease):
         if self.method == "local" and self.max_degree is not None:
             raise ValueError("method='local' projects nothing: max_degree must be None.")
         self.terms_ = parse_terms(self.statistics, self.labels)
+        if "gwdegree" in self.terms_.names:
+            raise ValueError("gwdegree has no sensitivity bound in tdadp yet: it cannot be "
+                             "released (it is offered for sampling and non-private fits).")
         for name, decay in zip(self.terms_.names, self.terms_.decays):
             if name == "altkstars" and decay > _MAX_KSTAR_DECAY:
                 raise ValueError(

@@ -26,6 +26,7 @@ from ..utils._batch import join_batch, map_items
 from ..utils._memory import check_memory
 from ..utils._params import Interval, ParamsMixin, check_param
 from ..utils._random import OSRandom, check_random_state, item_streams, stage_tag
+from ._formula import graph_attributes
 from ._kernels import (
     OBS_CAUCHY,
     OBS_FLIP,
@@ -201,10 +202,11 @@ class ERGMChain:
     A : graph on n nodes
         The starting graph: an adjacency matrix (dense or sparse, binary, symmetric, zero
         diagonal), a networkx graph or an edge list (see :func:`as_network`).
-    terms : ERGMTerms or sequence of terms
+    terms : ERGMTerms, formula string or sequence of terms
         See :func:`tdadp.ergm.parse_terms`.
-    labels : array-like of shape (n,), optional
-        Node labels, when ``terms`` is not parsed yet and has labelled terms.
+    labels : array-like of shape (n,), DataFrame or dict of arrays, optional
+        Node attributes, when ``terms`` is not parsed yet and has labelled terms (default: a
+        networkx graph's own node attributes).
     max_degree : int, optional
         Restrict the chain to graphs of maximum degree at most ``max_degree`` (the starting
         graph must be in that class).
@@ -224,6 +226,8 @@ class ERGMChain:
         if observation is not None and not isinstance(observation, Observation):
             raise TypeError(f"observation must be an Observation, got "
                             f"{type(observation).__name__}.")
+        if labels is None:
+            labels = graph_attributes(A)
         A = as_network(A)
         n = A.shape[0]
         if n < 2:
@@ -268,8 +272,7 @@ class ERGMChain:
         self.statistics = term_statistics(dense, self.terms)
         self._codes, self._decays, self._offsets = self.terms.codes()
         self._powers, self._omr = _powers(self.terms, n)
-        self._labels = (self.terms.labels if self.terms.labels is not None
-                        else np.zeros(n, dtype=np.int64))
+        self._labels, self._lcol, self._ptab, self._etab = self.terms.label_arrays(n)
         self.set_observation(observation)
 
     @property
@@ -350,8 +353,8 @@ class ERGMChain:
             1.0 where the dyad is an edge: with X, the design of the pseudo-likelihood's
             logistic regression (Strauss and Ikeda 1990).
         """
-        return dyad_design(self.adj, self.deg, self.L, self.nbr, self._labels,
-                           self.terms.n_levels, self._codes, self._offsets, self._powers,
+        return dyad_design(self.adj, self.deg, self.L, self.nbr, self._labels, self._lcol,
+                           self._ptab, self._etab, self._codes, self._offsets, self._powers,
                            self._omr, self._decays, self.terms.n_statistics)
 
     def copy(self, observation="same"):
@@ -432,9 +435,9 @@ class ERGMChain:
         """One compiled run (``seed < 0``: continue this thread's compiled generator)."""
         return run_chain(
             self.adj, self.deg, self.L, self._use_L, self.nbr, self.pos, self.elist,
-            self.eid, self.ne, self.hist, self.statistics, self._labels, self.terms.n_levels,
-            self._codes, self._offsets, self._powers, self._omr, self._decays, theta, n_steps,
-            seed,
+            self.eid, self.ne, self.hist, self.statistics, self._labels, self._lcol, self._ptab,
+            self._etab, self._codes, self._offsets, self._powers, self._omr, self._decays, theta,
+            n_steps, seed,
             self.max_degree, self._obs_kind, self._obs_values, self._obs_scales,
             self._obs_sens, self._obs.max_degree, self._obs.beta, self._flip_z,
             self._flip_logodds, thin, trace)
@@ -474,6 +477,8 @@ def _chain(statistics, n_nodes, labels, start, n_steps, max_degree):
     """The chain of one draw and its number of steps (the parameters checked)."""
     check_param(n_steps, [None, int_rule(0, MAX_COUNT)], "n_steps")
     check_param(max_degree, [None, MAX_DEGREE_RULE], "max_degree")
+    if labels is None:
+        labels = graph_attributes(start)
     A0 = _start_graph(start, n_nodes)
     chain = ERGMChain(A0, statistics, labels=labels, max_degree=max_degree)
     return chain, default_steps(chain.n_nodes) if n_steps is None else int(n_steps)
@@ -485,15 +490,16 @@ def sample_ergm(statistics, theta, n_nodes=None, *, labels=None, start=None, n_s
 
     Parameters
     ----------
-    statistics : sequence of terms
-        See :func:`tdadp.ergm.parse_terms`.
+    statistics : formula string or sequence of terms
+        See :func:`tdadp.ergm.parse_terms`, e.g. ``"edges + nodematch('Sex') + gwesp(0.5,
+        fixed=TRUE)"``.
     theta : array-like of shape (p,)
         Natural parameters, one per statistic.
     n_nodes : int >= 2, optional
         Number of nodes (the chain starts at the empty graph). With ``start``, it must be
         the starting graph's number of nodes.
-    labels : array-like of shape (n,), optional
-        Node labels for labelled terms.
+    labels : array-like of shape (n,), DataFrame or dict of arrays, optional
+        Node attributes for labelled terms (default: those of a networkx ``start``).
     start : graph, optional
         Starting graph of the chain, in any container of the input contract (see
         :func:`as_network`).

@@ -20,6 +20,8 @@ of the dyad ij, ``r = 1 - 1/lambda`` for a decay ``lambda >= 1``.
 - ``"altktwopaths"`` (decay gamma): ``sum_{k>=1} (-1)^(k+1) P_k / gamma^(k-1)``, P_k the
   number of k-two-paths ``sum_{i<j} C(L_ij, k)``; in dyadwise shared-partner form
   ``gamma sum_{i<j} (1 - r^(L_ij))`` (ergm's ``gwdsp`` with decay ``log gamma``).
+- ``"gwdegree"`` (decay lambda): ``lambda sum_i (1 - r^(d_i))``, ergm's ``gwdegree`` with decay
+  ``log lambda`` (``2 edges - altkstars / lambda``: a different statistic, not an alias).
 - ``"nodematch"``: edges between nodes of the same label (homophily).
 - ``"nodefactor"``: for each label level but the first, the number of edge ends at nodes of
   that level (popularity); one statistic a level.
@@ -29,8 +31,11 @@ of the dyad ij, ``r = 1 - 1/lambda`` for a decay ``lambda >= 1``.
 The first levels are left out because with ``"edges"`` in the model they would make the
 statistics collinear (ergm does the same).
 
-A term is named by a string, or by a pair ``(name, decay)`` for the alternating ones (default
-decay 2, Snijders et al.'s choice). Labelled terms read the node labels given beside the graph.
+A model is written as an ergm formula (``"edges + nodematch('Sex', diff=TRUE) + gwesp(0.5,
+fixed=TRUE)"``, see :mod:`tdadp.ergm._formula`: ergm's term names and options, labelled terms
+reading node attributes by name, ergm's coefficient names), or as a list of terms, each a
+string or a pair ``(name, decay)`` for the alternating ones (default decay 2, Snijders et al.'s
+choice), the labelled ones reading one label vector given beside the graph.
 """
 
 from __future__ import annotations
@@ -46,6 +51,14 @@ from ..graphs._packed import PackedAdjacency
 from ..io._input import one_graph
 from ..utils._memory import check_memory
 from ..utils._params import Rule
+from ._formula import (
+    ATTRIBUTE_TERMS,
+    attribute_table,
+    graph_attributes,
+    legacy_spec,
+    parse_formula,
+    select_levels,
+)
 from ._kernels import shared_partners
 
 __all__ = [
@@ -54,6 +67,7 @@ __all__ = [
     "LABELLED_TERMS",
     "DEFAULT_DECAY",
     "ERGMTerms",
+    "LabelTable",
     "parse_terms",
     "ergm_statistics",
     "check_labels",
@@ -66,8 +80,8 @@ __all__ = [
 ]
 
 ALTERNATING_TERMS = ("altkstars", "altktriangles", "altktwopaths")
-LABELLED_TERMS = ("nodematch", "nodefactor", "nodemix")
-ERGM_TERMS = ("edges", *ALTERNATING_TERMS, *LABELLED_TERMS)
+LABELLED_TERMS = ATTRIBUTE_TERMS
+ERGM_TERMS = ("edges", *ALTERNATING_TERMS, *LABELLED_TERMS, "gwdegree")
 DEFAULT_DECAY = 2.0
 
 
@@ -176,43 +190,76 @@ def check_labels(labels, n_nodes):
 
 
 @dataclass(frozen=True)
+class LabelTable:
+    """How one labelled term counts an edge from its end nodes' levels.
+
+    An edge between nodes of levels a and b adds 1 to statistic ``pair[a, b]`` of the term
+    (when >= 0) and 1 to ``end[a]`` and to ``end[b]`` (when >= 0): ``nodematch`` and
+    ``nodemix`` fill ``pair``, ``nodefactor`` fills ``end``.
+
+    Attributes
+    ----------
+    values : ndarray
+        The level values, sorted (the codes index them).
+    pair : ndarray of int64, shape (L, L)
+    end : ndarray of int64, shape (L,)
+    """
+
+    values: np.ndarray
+    pair: np.ndarray
+    end: np.ndarray
+
+
+@dataclass(frozen=True, repr=False)
 class ERGMTerms:
     """A parsed list of terms: what the sampler and the releases work from.
 
     Attributes
     ----------
     names : tuple of str
-        The term of each entry, as given.
+        tdadp's term of each entry (``gwesp`` is ``"altktriangles"``).
     decays : tuple of float
-        Decay of each entry (``nan`` for terms without one).
+        Decay lambda of each entry (``nan`` for terms without one).
     sizes : tuple of int
         Number of statistics of each entry (labelled terms: one per level or level pair).
-    labels : ndarray of int64 or None
-        Level code of every node, for labelled terms.
-    levels : ndarray or None
-        The label values of the codes.
+    labels : ndarray of int64 of shape (n_nodes, n_labelled) or None
+        Column k: the level code of every node under the k-th labelled term's attribute.
+    levels : tuple of LabelTable or None
+        Entry k: the levels and counting tables of the k-th labelled term.
     statistic_names : tuple of str
-        One name a statistic, in the order of the statistic vector.
+        One name a statistic, in the order of the statistic vector (ergm's coefficient
+        names for terms read from a formula, e.g. ``nodematch.Sex.F``).
+    specs : tuple of TermSpec
+        The terms as written; :attr:`formula` prints them back.
     """
 
     names: tuple
     decays: tuple
     sizes: tuple
     labels: np.ndarray | None
-    levels: np.ndarray | None
+    levels: tuple | None
     statistic_names: tuple
+    specs: tuple = ()
 
     @property
     def n_statistics(self):
         return int(sum(self.sizes))
 
     @property
-    def n_levels(self):
-        return 0 if self.levels is None else len(self.levels)
-
-    @property
     def offsets(self):
         return tuple(int(v) for v in np.concatenate([[0], np.cumsum(self.sizes)[:-1]]))
+
+    @property
+    def formula(self):
+        """The terms as an ergm formula, e.g. ``"edges + nodematch('Sex', diff=TRUE)"``."""
+        specs = self.specs or tuple(legacy_spec(n, d) for n, d in zip(self.names, self.decays))
+        return " + ".join(str(s) for s in specs)
+
+    def __str__(self):
+        return self.formula
+
+    def __repr__(self):
+        return f"ERGMTerms({self.formula!r}, statistics={list(self.statistic_names)!r})"
 
     def codes(self):
         """(term codes, decays, offsets) as arrays, for the compiled sampler."""
@@ -220,10 +267,30 @@ class ERGMTerms:
         decays = np.array([d if np.isfinite(d) else 1.0 for d in self.decays], dtype=np.float64)
         return codes, decays, np.array(self.offsets, dtype=np.int64)
 
-    def mix_pairs(self):
-        """The level pairs (a, b), a <= b, of ``nodemix``, in statistic order ((0, 0) left out)."""
-        L = self.n_levels
-        return [(a, b) for a in range(L) for b in range(a, L) if (a, b) != (0, 0)]
+    def label_arrays(self, n_nodes):
+        """(codes, column, pair, end) of the labelled terms for the compiled kernels.
+
+        ``codes`` (n_nodes, m) level codes (one column, zeros, when no term is labelled);
+        ``column[t]`` the column of term t (-1 unlabelled); ``pair`` (m, L, L) and ``end``
+        (m, L) the tables of :class:`LabelTable`, padded with -1 to the most levels L.
+        """
+        column = np.full(len(self.names), -1, dtype=np.int64)
+        k = 0
+        for t, name in enumerate(self.names):
+            if name in LABELLED_TERMS:
+                column[t] = k
+                k += 1
+        if self.labels is None or not self.levels:
+            return (np.zeros((n_nodes, 1), dtype=np.int64), column,
+                    np.full((1, 1, 1), -1, dtype=np.int64), np.full((1, 1), -1, dtype=np.int64))
+        L = max(len(tab.values) for tab in self.levels)
+        pair = np.full((len(self.levels), L, L), -1, dtype=np.int64)
+        end = np.full((len(self.levels), L), -1, dtype=np.int64)
+        for k, tab in enumerate(self.levels):
+            size = len(tab.values)
+            pair[k, :size, :size] = tab.pair
+            end[k, :size] = tab.end
+        return np.ascontiguousarray(self.labels, dtype=np.int64), column, pair, end
 
 
 _DECAY_RULE = Rule("a finite number >= 1", lambda v: (
@@ -239,9 +306,10 @@ def _entry(entry):
     else:
         raise ValueError(f"an ERGM term is a name or a pair (name, decay), got {entry!r}.")
     if name not in ERGM_TERMS:
-        raise ValueError(f"unknown ERGM term {name!r}; known: {', '.join(ERGM_TERMS)}.")
+        raise ValueError(f"unknown ERGM term {name!r}; known: {', '.join(ERGM_TERMS)} (or "
+                         "write a formula string such as \"edges + gwesp(0.5, fixed=TRUE)\").")
     name = str(name)
-    if name in ALTERNATING_TERMS:
+    if name in ALTERNATING_TERMS or name == "gwdegree":
         decay = DEFAULT_DECAY if decay is None else decay
         if not _DECAY_RULE(decay):
             raise ValueError(f"the decay of {name!r} must be a finite number >= 1 (its "
@@ -252,15 +320,109 @@ def _entry(entry):
     return name, float("nan")
 
 
+def _specs(statistics):
+    """The specs of a formula string or of a list of names / (name, decay) pairs."""
+    if isinstance(statistics, str):
+        return parse_formula(statistics)
+    if not isinstance(statistics, (list, tuple, np.ndarray)):
+        # a set or dict has no order to give the statistic vector
+        raise ValueError(f"statistics must be a formula string, or a list or tuple of ERGM "
+                         f"terms, got {type(statistics).__name__}.")
+    items = np.asarray(statistics, dtype=object).ravel().tolist() \
+        if isinstance(statistics, np.ndarray) else list(statistics)
+    out = []
+    for item in items:
+        name, decay = _entry(item)
+        out.append(legacy_spec(name, decay))
+    return out
+
+
+def _attribute(spec, table, labels, n_nodes, where):
+    """Level codes and values of the attribute a labelled term reads."""
+    if spec.attr is None:
+        if table is not None:
+            raise ValueError(f"{where} needs an attribute name, e.g. {spec.call}('Sex'): the "
+                             "node attributes were given by name.")
+        return check_labels(labels, n_nodes)
+    if table is None:
+        raise ValueError(f"{where} reads the node attribute {spec.attr!r}: give the attributes "
+                         "by name (a networkx graph's node attributes, a DataFrame or a dict "
+                         "of arrays).")
+    if spec.attr not in table:
+        raise ValueError(f"{where}: no node attribute {spec.attr!r} (the graph has "
+                         f"{len(table)} attribute{'s' if len(table) != 1 else ''}: "
+                         f"{', '.join(sorted(map(str, table)))}).")
+    column = table[spec.attr]
+    missing = sum(v is None for v in column) if not isinstance(column, np.ndarray) else 0
+    if missing:
+        raise ValueError(f"{where}: the attribute {spec.attr!r} is missing on {missing} "
+                         "node(s).")
+    try:
+        return check_labels(column, n_nodes)
+    except ValueError as exc:
+        raise ValueError(f"{where}: attribute {spec.attr!r}: {exc}") from None
+
+
+def _label_table(spec, values, where):
+    """The counting table and statistic names of one labelled term."""
+    L = len(values)
+    shown = [str(v) for v in values]
+    pair = np.full((L, L), -1, dtype=np.int64)
+    end = np.full(L, -1, dtype=np.int64)
+    named = spec.attr is not None
+    if spec.kind == "nodematch":
+        kept = select_levels(spec.levels, L, shown, where)
+        if spec.diff:
+            for idx, a in enumerate(kept):
+                pair[a, a] = idx
+            names = [f"nodematch.{spec.attr}.{shown[a]}" if named else f"nodematch[{shown[a]}]"
+                     for a in kept]
+        else:
+            for a in kept:
+                pair[a, a] = 0
+            names = [f"nodematch.{spec.attr}" if named else "nodematch"] if kept else []
+    elif spec.kind == "nodefactor":
+        kept = select_levels(spec.levels, L, shown, where, default=-1)
+        for idx, a in enumerate(kept):
+            end[a] = idx
+        names = [f"nodefactor.{spec.attr}.{shown[a]}" if named else f"nodefactor[{shown[a]}]"
+                 for a in kept]
+    else:  # nodemix: ergm orders the level pairs column by column, tdadp's list form by rows
+        use = sorted(select_levels(spec.levels, L, shown, where))
+        pairs = ([(a, b) for b in use for a in use if a <= b] if named else
+                 [(a, b) for a in use for b in use if a <= b])
+        chosen = select_levels(spec.levels2, len(pairs), [f"{shown[a]}.{shown[b]}"
+                                                           for a, b in pairs], where, default=-1)
+        names = []
+        for idx, p in enumerate(chosen):
+            a, b = pairs[p]
+            pair[a, b] = pair[b, a] = idx
+            names.append(f"mix.{spec.attr}.{shown[a]}.{shown[b]}" if named
+                         else f"nodemix[{shown[a]},{shown[b]}]")
+    return LabelTable(values, pair, end), names
+
+
+def _statistic_name(spec):
+    if spec.call in ("gwesp", "gwdsp", "gwdegree"):
+        short = "gwdeg" if spec.call == "gwdegree" else spec.call
+        return f"{short}.fixed.{spec.written_decay:g}"
+    return spec.kind if np.isnan(spec.decay) else f"{spec.kind}({spec.decay:g})"
+
+
 def parse_terms(statistics, labels=None, n_nodes=None):
-    """Parse a list of ERGM terms (and the node labels the labelled ones need).
+    """Parse an ERGM formula or list of terms (and the node attributes labelled terms read).
 
     Parameters
     ----------
     statistics : str or sequence of (str or (str, float))
-        Terms from :data:`ERGM_TERMS`; alternating terms may carry their decay.
-    labels : array-like of shape (n_nodes,), optional
-        Node labels, needed by (and only used by) the labelled terms.
+        A formula as statnet writes it, ``"edges + nodematch('Sex', diff=TRUE) +
+        gwesp(0.5, fixed=TRUE)"`` (see :mod:`tdadp.ergm._formula` for the terms and their
+        arguments), or a list of terms from :data:`ERGM_TERMS`, alternating terms with
+        their decay, e.g. ``["edges", ("altktriangles", 1.5), "nodematch"]``.
+    labels : array-like of shape (n_nodes,), DataFrame or dict of arrays, optional
+        Node attributes: by name (a DataFrame, a dict of name -> values, or a networkx
+        graph's node attributes where a graph is given) for terms that name one, or a single
+        label vector for labelled terms written without an attribute.
     n_nodes : int, optional
         Number of nodes the labels must cover (their length when not given).
 
@@ -274,57 +436,50 @@ def parse_terms(statistics, labels=None, n_nodes=None):
     >>> t = parse_terms(["edges", ("altktriangles", 1.5), "nodefactor"], labels=[0, 1, 1, 2])
     >>> t.statistic_names
     ('edges', 'altktriangles(1.5)', 'nodefactor[1]', 'nodefactor[2]')
+    >>> sex = {"Sex": ["F", "M", "F", "M"]}
+    >>> t = parse_terms("edges + nodematch('Sex', diff=TRUE) + gwesp(0.5, fixed=TRUE)", sex)
+    >>> t.statistic_names
+    ('edges', 'nodematch.Sex.F', 'nodematch.Sex.M', 'gwesp.fixed.0.5')
+    >>> t.formula
+    "edges + nodematch('Sex', diff=TRUE) + gwesp(0.5, fixed=TRUE)"
     """
-    if isinstance(statistics, str):
-        statistics = (statistics,)
-    if not isinstance(statistics, (list, tuple, np.ndarray)):
-        # a set or dict has no order to give the statistic vector
-        raise ValueError(f"statistics must be a list or tuple of ERGM terms, got "
-                         f"{type(statistics).__name__}.")
-    entries = [_entry(e) for e in np.asarray(statistics, dtype=object).ravel().tolist()] \
-        if isinstance(statistics, np.ndarray) else [_entry(e) for e in statistics]
-    if not entries:
+    specs = _specs(statistics)
+    if not specs:
         raise ValueError("an ERGM needs at least one term.")
     seen = set()
-    for e in entries:
-        if e in seen or (e[0] not in ALTERNATING_TERMS and e[0] in {s[0] for s in seen}):
-            raise ValueError(f"the term {e[0]!r} is given twice: its statistics would be "
-                             "collinear.")
-        seen.add(e)
-    names = tuple(e[0] for e in entries)
-    decays = tuple(e[1] for e in entries)
-    codes = levels = None
-    if any(n in LABELLED_TERMS for n in names):
-        n = len(labels) if (n_nodes is None and labels is not None) else n_nodes
-        codes, levels = check_labels(labels, n)
-    L = 0 if levels is None else len(levels)
-    sizes, stat_names = [], []
-    for name, decay in entries:
-        if name == "nodefactor":
-            sizes.append(L - 1)
-            stat_names += [f"nodefactor[{levels[a]}]" for a in range(1, L)]
-        elif name == "nodemix":
-            pairs = [(a, b) for a in range(L) for b in range(a, L) if (a, b) != (0, 0)]
-            sizes.append(len(pairs))
-            stat_names += [f"nodemix[{levels[a]},{levels[b]}]" for a, b in pairs]
+    for s in specs:
+        # gwesp(a) and altktriangles(e^a) are one term; options tell labelled terms apart
+        key = (s.kind, s.attr, s.diff, repr(s.levels), repr(s.levels2)) if s.labelled else \
+            (s.kind, None if np.isnan(s.decay) else s.decay)
+        if key in seen:
+            raise ValueError(f"the term {s.call!r} is given twice"
+                             f"{' on one attribute' if s.labelled else ''}: its statistics "
+                             "would be collinear.")
+        seen.add(key)
+    table, n = attribute_table(labels, n_nodes)
+    if n is None and labels is not None and table is None:
+        n = len(labels) if hasattr(labels, "__len__") else None
+    sizes, stat_names, columns, tables = [], [], [], []
+    for k, spec in enumerate(specs, 1):
+        where = f"term {k} ({spec.call})"
+        if spec.labelled:
+            codes, values = _attribute(spec, table, labels, n, where)
+            tab, names = _label_table(spec, values, where)
+            if not names:
+                raise ValueError(f"the term {spec.call!r} has no statistic: "
+                                 + ("the labels have a single level, which 'edges' already "
+                                    "counts." if len(values) == 1 else
+                                    "its level specification keeps no level."))
+            columns.append(codes)
+            tables.append(tab)
         else:
-            sizes.append(1)
-            stat_names.append(name if np.isnan(decay) else f"{name}({decay:g})")
-    for name, size in zip(names, sizes):
-        if size == 0:
-            raise ValueError(f"the term {name!r} has no statistic: the labels have a single "
-                             "level, which 'edges' already counts.")
-    return ERGMTerms(names, decays, tuple(sizes), codes, levels, tuple(stat_names))
-
-
-def mix_index(a, b, n_levels):
-    """Position of the level pair (a, b) among nodemix's statistics (-1 for the base (0, 0)).
-
-    Pairs lo <= hi in row-major order of the upper triangle of levels, (0, 0) left out; works
-    on ints and on integer arrays. (The compiled sampler repeats this formula inline.)
-    """
-    lo, hi = np.minimum(a, b), np.maximum(a, b)
-    return lo * n_levels - lo * (lo - 1) // 2 + (hi - lo) - 1
+            names = [_statistic_name(spec)]
+        sizes.append(len(names))
+        stat_names += names
+    labels_arr = np.stack(columns, axis=1).astype(np.int64) if columns else None
+    return ERGMTerms(tuple(s.kind for s in specs), tuple(s.decay for s in specs),
+                     tuple(sizes), labels_arr, tuple(tables) if tables else None,
+                     tuple(stat_names), tuple(specs))
 
 
 def as_network(X, name="A"):
@@ -438,30 +593,31 @@ def term_statistics(A, terms):
         edge_L, hist_L = shared_partners(indptr, indices, n_edges)
     if terms.labels is not None:
         Au = sp.triu(sp.csr_matrix(A), k=1).tocoo()
-        ci, cj = terms.labels[Au.row], terms.labels[Au.col]
+        rows, cols = Au.row, Au.col
     out = np.zeros(terms.n_statistics)
-    for name, decay, off in zip(terms.names, terms.decays, terms.offsets):
+    k = 0
+    for name, decay, off, size in zip(terms.names, terms.decays, terms.offsets, terms.sizes):
         if name == "edges":
             out[off] = n_edges
         elif name == "altkstars":
             hist = np.bincount(deg)
             out[off] = _weighted_sum(hist, _kstar_values(decay, hist.size - 1))
+        elif name == "gwdegree":
+            # decay sum_i (1 - r^(d_i)), from the degree histogram
+            hist = np.bincount(deg)
+            out[off] = decay * _weighted_sum(hist, _one_minus_rho(decay, np.arange(hist.size)))
         elif name == "altktriangles":
             # decay sum_{ij in E} (1 - r^(L_ij)), edges in row-major order
             out[off] = float(decay * np.sum(_one_minus_rho(decay, edge_L)))
         elif name == "altktwopaths":
             # decay sum_{i<j} (1 - r^(L_ij)): the dyads without a shared partner add 0
             out[off] = decay * _weighted_sum(hist_L, _one_minus_rho(decay, np.arange(n)))
-        elif name == "nodematch":
-            out[off] = np.count_nonzero(ci == cj)
-        elif name == "nodefactor":
-            ends = np.bincount(np.concatenate([ci, cj]), minlength=terms.n_levels)
-            out[off:off + terms.n_levels - 1] = ends[1:]
-        elif name == "nodemix":
-            Lv = terms.n_levels
-            idx = mix_index(ci, cj, Lv)
-            counts = np.bincount(idx[idx >= 0], minlength=Lv * (Lv + 1) // 2 - 1)
-            out[off:off + len(counts)] = counts
+        else:  # a labelled term: its table says which statistic an edge's levels feed
+            tab = terms.levels[k]
+            ci, cj = terms.labels[rows, k], terms.labels[cols, k]
+            idx = np.concatenate([tab.pair[ci, cj], tab.end[ci], tab.end[cj]])
+            out[off:off + size] = np.bincount(idx[idx >= 0], minlength=size)[:size]
+            k += 1
     return out
 
 
@@ -475,10 +631,11 @@ def ergm_statistics(A, statistics, labels=None):
         a binary, symmetric adjacency matrix with zero diagonal (dense, nested lists or scipy
         sparse), a networkx graph, an edge list or a packed adjacency. Anything else
         (directed, weighted, self-loops, NaN, a batch) is refused with a ValueError.
-    statistics : terms, or a parsed :class:`ERGMTerms`
+    statistics : formula, terms, or a parsed :class:`ERGMTerms`
         See :func:`parse_terms`.
-    labels : array-like of shape (n,), optional
-        Node labels for the labelled terms.
+    labels : array-like of shape (n,), DataFrame or dict of arrays, optional
+        Node attributes for the labelled terms (default: a networkx graph's own node
+        attributes).
 
     Returns
     -------
@@ -499,7 +656,14 @@ def ergm_statistics(A, statistics, labels=None):
     >>> # 6 edges, each in a triangle (decay 1 counts the edges with a shared partner)
     >>> ergm_statistics(K4, ["edges", ("altktriangles", 1.0)]).tolist()
     [6.0, 6.0]
+    >>> import networkx as nx
+    >>> G = nx.Graph([(0, 1), (1, 2)])
+    >>> nx.set_node_attributes(G, {0: "F", 1: "F", 2: "M"}, "Sex")
+    >>> ergm_statistics(G, "edges + nodematch('Sex', diff=TRUE)").tolist()
+    [2.0, 1.0, 0.0]
     """
+    if labels is None:
+        labels = graph_attributes(A)
     A = as_network(A)
     n = A.shape[0]
     terms = statistics if isinstance(statistics, ERGMTerms) else \

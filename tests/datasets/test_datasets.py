@@ -178,6 +178,19 @@ def test_faux_mesa_high_nodes_are_ints():
     assert nx.number_of_isolates(G) == 57
 
 
+def test_faux_mesa_high_attributes_feed_an_ergm_formula_by_name():
+    from tdadp.ergm import ergm_statistics
+
+    G = datasets.load_faux_mesa_high()
+    got = ergm_statistics(G, "edges + nodematch('Sex', diff=TRUE) + nodematch('Race')")
+    sex, race = nx.get_node_attributes(G, "Sex"), nx.get_node_attributes(G, "Race")
+    expected = [G.number_of_edges(),
+                sum(sex[u] == sex[v] == "F" for u, v in G.edges),
+                sum(sex[u] == sex[v] == "M" for u, v in G.edges),
+                sum(race[u] == race[v] for u, v in G.edges)]
+    np.testing.assert_array_equal(got, expected)
+
+
 def test_polbooks_is_connected():
     assert nx.is_connected(datasets.load_polbooks())
 

@@ -488,7 +488,8 @@ def test_mixed_or_malformed_labels_are_refused(labels):
                                     np.array(["x", "y", "x", "y"], dtype=object)])
 def test_labels_of_one_type_pass(labels):
     terms = parse_terms(["nodematch", "nodefactor"], labels=labels, n_nodes=4)
-    np.testing.assert_array_equal(terms.labels, [0, 1, 0, 1])
+    # one column of level codes per labelled term, both reading the one label vector
+    np.testing.assert_array_equal(terms.labels, [[0, 0], [1, 1], [0, 0], [1, 1]])
 
 
 def test_a_networkx_graph_is_one_graph():

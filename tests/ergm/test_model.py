@@ -100,8 +100,8 @@ def test_change_statistics_are_differences_of_full_statistics():
             out = np.empty(terms.n_statistics)
             for i, j in itertools.combinations(range(n), 2):
                 change_statistics(i, j, chain.adj, chain.deg, chain.L, chain.nbr,
-                                  chain._labels, terms.n_levels, codes, offsets,
-                                  chain._powers, chain._omr, decays, out)
+                                  chain._labels, chain._lcol, chain._ptab, chain._etab, codes,
+                                  offsets, chain._powers, chain._omr, decays, out)
                 with_ij, without = A.copy(), A.copy()
                 with_ij[i, j] = with_ij[j, i] = 1
                 without[i, j] = without[j, i] = 0
