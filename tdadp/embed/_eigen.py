@@ -97,6 +97,14 @@ class ShiftedAdjacency:
             s = np.asarray(self.A.sum(axis=1), dtype=np.float64).ravel()
         return self.scale * (s - self.shift * (self.n - 1))
 
+    def entry_sum(self):
+        """The sum of the entries of ``A`` (twice the edges of a simple graph): a popcount of
+        a packed graph's words, a fraction of a product's cost, where its degrees take a
+        pass that attributes every bit to a row and a column."""
+        if isinstance(self.A, PackedAdjacency):
+            return 2.0 * self.A.count_edges()
+        return float(self.A.sum(dtype=np.float64))
+
     def to_dense(self):
         check_memory(8.0 * self.n ** 2, f"a dense float64 matrix on {self.n} nodes")
         if sp.issparse(self.A) or isinstance(self.A, PackedAdjacency):

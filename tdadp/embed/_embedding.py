@@ -166,8 +166,9 @@ def _noise_edge(op, n):
     noise."""
     if n < 2:
         return 0.0
-    raw = op.row_sums() / op.scale + op.shift * (n - 1)
-    q = float(np.clip(raw.mean() / (n - 1), 0.0, 1.0))
+    # The mean degree from the entries' sum: the degrees themselves would take a second pass
+    # over a packed graph (isolated_nodes takes one).
+    q = float(np.clip(op.entry_sum() / (n * (n - 1)), 0.0, 1.0))
     return float(2.0 * np.sqrt(n * q * (1.0 - q)) * op.scale)
 
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from tdadp import AdjacencySpectralEmbedding, EdgeFlip, circle, sample_grdpg
+from tdadp import AdjacencySpectralEmbedding, EdgeFlip, PackedAdjacency, circle, sample_grdpg
 from tdadp.embed import ShiftedAdjacency, top_eigenpairs
 from tdadp.embed._eigen import KRYLOV_BUDGET
 
@@ -65,6 +65,22 @@ def test_a_release_without_signal_says_so():
     assert est.n_above_noise_ == 0
     # the largest eigenvalue of the noise is near the edge (within 10%)
     assert np.abs(est.eigenvalues_).max() == pytest.approx(est.noise_edge_, rel=0.1)
+
+
+def test_the_noise_edge_is_the_same_in_every_container():
+    # Read from the sum of the entries (a popcount of a packed graph), not from the degrees.
+    rng = np.random.default_rng(5)
+    n = 1100
+    upper = np.triu(rng.random((n, n)) < 0.03, 1)
+    R = EdgeFlip(1.0, random_state=4).fit_transform((upper | upper.T).astype(np.int8))
+    R = np.asarray(R)
+    q = R.sum() / (n * (n - 1))
+    expected = 2 * np.sqrt(n * q * (1 - q)) / (1 - 2 * 0.2689414)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # no signal: the warning is tested above
+        edges = [AdjacencySpectralEmbedding(epsilon=1.0, n_components=2).fit(G).noise_edge_
+                 for G in (R, sp.csr_matrix(R), PackedAdjacency.from_dense(R))]
+    np.testing.assert_allclose(edges, expected, rtol=1e-6)
 
 
 def test_a_strong_signal_does_not_warn():
