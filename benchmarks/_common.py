@@ -71,6 +71,20 @@ def peak_rss_gib():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20  # KiB on Linux
 
 
+def available_bytes():
+    """Memory the system can still give (``MemAvailable``), or all of it if unknown: the
+    machine may be shared, so a measurement that needs more is skipped, not run into an
+    out-of-memory kill of somebody else's process."""
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+
+
 def measure_in_child(module, *args):
     """Run ``python -m module --child *args`` and return the JSON dict its last line prints,
     or ``{"error": last stderr line}``: one fresh process per measurement, so that peak memory
