@@ -112,12 +112,13 @@ def _node_candidates(i, T, E2, EF, EB, objective):
     return float(vals[j]), info[j]
 
 
-def _fixed_node_values(tab, objective):
-    """min over quilts of the objective at every node, for position-free tables."""
+def _fixed_node_values(tab, objective, nodes=None):
+    """min over quilts of the objective at the given nodes (default: every node), for
+    position-free tables."""
     T, L = tab.T, tab.L
-    nodes = np.arange(1, T + 1)
-    best = np.full(T, float(objective(np.float64(0.0), T)))
-    if L == 0:
+    nodes = np.arange(1, T + 1) if nodes is None else np.asarray(nodes)
+    best = np.full(nodes.size, float(objective(np.float64(0.0), T)))
+    if L == 0 or nodes.size == 0:
         return best
     # two-sided: prefix minima over a <= A, b <= B
     a = np.arange(1, L + 1)
@@ -127,7 +128,7 @@ def _fixed_node_values(tab, objective):
     B = np.minimum(T - nodes, L)
     both = (A > 0) & (B > 0)
     best[both] = np.minimum(best[both], M2[A[both] - 1, B[both] - 1])
-    for start in range(0, T, _CHUNK):
+    for start in range(0, nodes.size, _CHUNK):
         idx = nodes[start:start + _CHUNK]
         fw = objective(tab.EF[None, 1:], idx[:, None] + a[None, :] - 1)
         fw = np.where(a[None, :] <= (T - idx)[:, None], fw, np.inf)
@@ -138,15 +139,91 @@ def _fixed_node_values(tab, objective):
     return best
 
 
+def _nearest_middle(nodes, T):
+    """The node nearest the middle (the first of two equally near)."""
+    nodes = np.unique(np.asarray(nodes, dtype=np.int64))
+    return int(nodes[np.argmin(np.abs(nodes - (T + 1) / 2))])
+
+
+def _worst_fixed_node(tab, objective):
+    """The node with the largest minimum objective, for position-free tables; of tied nodes
+    (within a relative 1e-12), the one nearest the middle.
+
+    Lemma 4.9's shortcut, without assuming the worst node is the middle one: the nodes with
+    quilts of every length up to l on both sides (l < i <= T - l) share their two-sided and
+    empty quilts, and the objective grows with card(X_N), so their best one-sided quilt after
+    X_i gets worse with i and the one before gets better. Their value is the minimum of a
+    constant, a nondecreasing and a nonincreasing function of i: it rises, then falls, and
+    its largest value, and the interval of the nodes tied with it, are found by bisection
+    (O(l log T) instead of O(T l)); the 2 l nodes near the ends are evaluated one by one.
+    """
+    T, L = tab.T, tab.L
+    lo, hi = L + 1, T - L                       # interior nodes: A = B = L
+    if L == 0 or hi - lo < 8:
+        values = _fixed_node_values(tab, objective)
+        top = values.max()
+        tied = np.flatnonzero(values >= top - 1e-12 * abs(top)) + 1
+        return _nearest_middle(tied, T)
+    edge = np.concatenate([np.arange(1, lo), np.arange(hi + 1, T + 1)])
+    ev = _fixed_node_values(tab, objective, edge)
+    a = np.arange(1, L + 1)
+    base = min(float(objective(np.float64(0.0), T)),
+               float(objective(tab.E2[1:, 1:], a[:, None] + a[None, :] - 1).min()))
+    EF, EB = tab.EF[1:], tab.EB[1:]
+
+    def after(i):
+        return float(objective(EF, i + a - 1).min())
+
+    def before(i):
+        return float(objective(EB, T - i + a).min())
+
+    def value(i):
+        return min(base, after(i), before(i))
+
+    # the first interior node where the quilt after is no better than the one before
+    left, right = lo, hi + 1
+    while left < right:
+        mid = (left + right) // 2
+        if after(mid) >= before(mid):
+            right = mid
+        else:
+            left = mid + 1
+    peaks = [i for i in (left - 1, left) if lo <= i <= hi]
+    peak = max(peaks, key=value)
+    top_in = value(peak)
+    top = max(top_in, float(ev.max()))
+    thr = top - 1e-12 * abs(top)
+    tied = list(edge[ev >= thr])
+    if top_in >= thr:
+        # nondecreasing on [lo, peak], nonincreasing on [peak, hi]
+        left, right = lo, peak
+        while left < right:
+            mid = (left + right) // 2
+            if value(mid) >= thr:
+                right = mid
+            else:
+                left = mid + 1
+        first = left
+        left, right = peak, hi
+        while left < right:
+            mid = (left + right + 1) // 2
+            if value(mid) >= thr:
+                left = mid
+            else:
+                right = mid - 1
+        last = left
+        middle = (T + 1) / 2
+        tied += [first, last] + [min(max(int(m), first), last)
+                                 for m in (np.floor(middle), np.ceil(middle))]
+    return _nearest_middle(tied, T)
+
+
 def search(tab, objective):
     """(largest over nodes of the smallest objective, QuiltChoice-like tuple)."""
     T = tab.T
     if tab.fixed:
-        values = _fixed_node_values(tab, objective)
         # ties (every node far from both ends scores alike): report the one nearest the middle
-        top = values.max()
-        tied = np.flatnonzero(values >= top - 1e-12 * abs(top)) + 1
-        i = int(tied[np.argmin(np.abs(tied - (T + 1) / 2))])
+        i = _worst_fixed_node(tab, objective)
         A, B = min(i - 1, tab.L), min(T - i, tab.L)
         val, (quilt, card, infl) = _node_candidates(
             i, T, tab.E2[:A + 1, :B + 1], tab.EF[:B + 1], tab.EB[:A + 1], objective)
