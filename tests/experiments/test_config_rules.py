@@ -64,7 +64,7 @@ def _refused(capsys, code, message):
     ("convergence", {"sizes": [10**400]}, "sizes[0] must be an int"),
     ("convergence", {"sizes": list(range(50, 250))}, "sizes must be a list of 1 to 100"),
     ("ergm", {"decay": float("nan")}, "decay must be a real number in [1, 1.07374e+09]"),
-    ("ergm", {"recovery_burn_in": 5000}, "recovery_burn_in = 5000 must be below"),
+    ("ergm", {"fit_burn_in": 5000}, "fit_burn_in = 5000 must be below"),
     ("shrinkage", {"seed": -1}, "seed must be an int in [0, 9.22337e+18]"),
     ("mechanisms", {"bandwidth": float("inf")}, "bandwidth must be a real number"),
     ("realnets", {"networks": []}, "networks must be a list of 1 to 5 values, got 0"),
