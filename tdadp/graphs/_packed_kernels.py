@@ -13,6 +13,9 @@
   so that every row's column indices come out sorted with no sort.
 * :func:`degrees_from_words` counts each row's bits and adds each bit to its column's count
   (64 lanes a word, on every thread with its own counts): one pass over the words.
+* :func:`touched_from_words` says which nodes have an edge: a row's words ORed together, and
+  every row's words ORed into one row of column bits. A word costs one OR where the degree
+  count costs 64 additions.
 
 The references are :func:`bernoulli_block_reference`, :func:`degrees_reference` (here)
 and, for the CSR, a ``np.nonzero`` of each unpacked block (the tests).
@@ -25,7 +28,7 @@ from numba import get_num_threads, njit, prange
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 __all__ = ["bernoulli_words", "bernoulli_block_reference", "csr_from_words",
-           "degrees_from_words", "degrees_reference"]
+           "degrees_from_words", "degrees_reference", "touched_from_words"]
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -152,6 +155,34 @@ def degrees_from_words(words, offsets, first_word, n):
     threads = get_num_threads()
     own, counts = _degree_counts(words, offsets, first_word, 64 * -(-n // 64), threads)
     return own + counts.sum(axis=0)[:n]
+
+
+@njit(parallel=True, cache=True)
+def _touched_bits(words, offsets, first_word, width, n_threads):  # pragma: no cover
+    n = first_word.size
+    columns = np.zeros((n_threads, width), dtype=np.uint64)
+    own = np.zeros(n, dtype=np.bool_)
+    for t in prange(n_threads):
+        for i in range(t, n, n_threads):
+            start = offsets[i]
+            f = first_word[i] - start
+            seen = np.uint64(0)
+            for w in range(start, offsets[i + 1]):
+                x = words[w]
+                seen |= x
+                columns[t, f + w] |= x
+            own[i] = seen != 0
+    return own, columns
+
+
+def touched_from_words(words, offsets, first_word, n):
+    """Boolean mask of the nodes of a packed graph with at least one edge: a set bit in their
+    own row (neighbours ``j > i``) or in their column of an earlier row (``j < i``)."""
+    width = -(-n // 64)
+    own, columns = _touched_bits(words, offsets, first_word, width, get_num_threads())
+    column = np.bitwise_or.reduce(columns, axis=0)
+    in_column = np.unpackbits(column.view(np.uint8), count=n, bitorder="little")
+    return own | in_column.astype(bool)
 
 
 def degrees_reference(P):
