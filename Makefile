@@ -18,7 +18,7 @@ PYTEST_ARGS ?=
 
 EXPERIMENTS := shrinkage mechanisms convergence clustering realnets rates ergm pufferfish
 
-.PHONY: demo figures test lint test-slow test-all bench install clean
+.PHONY: demo figures test lint test-slow test-all bench install clean docs
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -60,6 +60,21 @@ test-slow: $(STAMP)
 test-all: $(STAMP)
 	$(TEST_ENV) $(PY) -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
+# The documentation site (docs/, Sphinx) into docs/_build/html, warnings as errors: a broken
+# cross-reference, a bad numpydoc section or a failing gallery example fails it. Then the
+# doctests of its pages.
+DOCS_STAMP := $(VENV)/.tdadp-docs-installed
+DOCS_PAGES := docs/getting_started.rst docs/user_guide docs/theory docs/experiments
+
+$(DOCS_STAMP): pyproject.toml $(STAMP)
+	$(PY) -m pip install --quiet -e ".[test,docs]"
+	touch $(DOCS_STAMP)
+
+docs: $(DOCS_STAMP)
+	$(TEST_ENV) $(PY) -m sphinx -b html -W --keep-going docs docs/_build/html
+	$(TEST_ENV) $(PY) -m pytest -p no:cacheprovider -o addopts="" \
+	  -o doctest_optionflags="NORMALIZE_WHITESPACE ELLIPSIS" --doctest-glob="*.rst" $(DOCS_PAGES)
+
 # The benchmarks compare against graspologic, which pins older numpy: keep it out of the
 # main environment.
 $(BENCH_PY):
@@ -75,3 +90,5 @@ bench: $(BENCH_STAMP)
 
 clean:
 	rm -rf $(VENV) $(BENCH_VENV) build *.egg-info .pytest_cache .hypothesis
+	rm -rf docs/_build docs/api/generated docs/api/folders docs/api/backrefs docs/auto_examples \
+	  docs/notebooks docs/experiments/_tables

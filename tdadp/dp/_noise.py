@@ -1,27 +1,11 @@
 """Additive noise for the statistic releases, exact at every epsilon.
 
-Both kinds of noise are drawn by an exact discrete Laplace sampler in integer arithmetic
-(Canonne, Kamath, Steinke 2020; :mod:`tdadp.dp._sampling`), because every floating-point
-shortcut fails a guarantee somewhere in (0, inf):
-
-* numpy's geometric draws overflow int64 when the scale is huge, so at eps = 1e-100 the
-  two-sided geometric noise ``G1 - G2`` came out 0 and the exact count was released;
-* Laplace draws by inversion of 53-bit uniforms are bounded (about 37 scales), and their
-  rounding depends on the statistic (Mironov 2012): neither is epsilon-DP.
-
-``noise="discrete"`` adds ``Z``, with ``P(Z = z)`` proportional to ``exp(-eps |z| / D)``, to
-an integer statistic of integer sensitivity ``D``: exactly eps-DP (Ghosh, Roughgarden,
-Sundararajan 2012), with an integer output (a Python int where int64 cannot hold it).
-
-``noise="laplace"`` is Laplace noise on a fine grid: the statistic is taken on the grid of
-spacing ``g``, a power of two near ``D 2^-30`` (counts are on it already; a real statistic is
-rounded to it), and discrete Laplace noise is added in grid units, calibrated to the grid
-sensitivity. The release has the law of Laplace noise of scale ``D / eps`` up to a resolution of
-``2^-30`` scales, and it is exactly eps-DP: the snapping idea of Mironov (2012) without its
-loss. Its output is a float, so the scale must stay within float range (``D / eps < 2^1000``).
-
-Scales are rounded *up* (relative ``2^-30`` at most) to a rational the sampler takes exactly:
-the noise is never smaller than asked; :class:`NoiseCalibration` states the resulting loss.
+``noise="discrete"``: exact discrete Laplace noise on an integer statistic (integer output).
+``noise="laplace"``: discrete Laplace noise on a grid of about ``2^-30`` sensitivity units,
+exactly eps-DP (Mironov's snapping without its loss), for ``D / eps < 2^1000``. Scales are
+rounded *up* (relative ``2^-30`` at most); :class:`NoiseCalibration` states the resulting
+loss. Why every floating-point shortcut fails, and the proofs: the documentation's theory
+page docs/theory/exact_noise.rst (the site's theory/exact_noise.html).
 """
 
 from __future__ import annotations

@@ -1,25 +1,10 @@
 """Exact samplers for the draws a privacy guarantee rests on.
 
-Floating-point samplers fail a privacy guarantee at its edges: numpy's geometric draws overflow
-int64 when the success probability is tiny (and then return negative or zero gaps), inversion
-of 53-bit uniforms bounds every exponential or Laplace draw at about 37 scales, and a rate that
-underflows to 0 flips nothing. The samplers here use integer arithmetic only, following
-Canonne, Kamath and Steinke (2020):
-
-* ``Bernoulli(exp(-num/den))`` for integers ``0 <= num <= den``, from uniform integers
-  (their Algorithm 1: the alternating series of ``exp``);
-* the geometric variable ``Y`` with ``P(Y >= y) = exp(-y s / t)`` on {0, 1, ...}, as
-  ``floor(X / s)`` for ``X`` geometric of ratio ``exp(-1/t)``, itself ``U + t V`` with ``U``
-  uniform on {0, ..., t-1} accepted with probability ``exp(-U / t)`` and ``V`` the number of
-  successive ``Bernoulli(exp(-1))`` successes;
-* the discrete Laplace variable ``Z``, ``P(Z = z)`` proportional to ``exp(-|z| s / t)``
-  (their Algorithm 2: a signed geometric, rejecting the negative zero).
-
-Every draw is exact for the rational parameter ``t / s`` given: no overflow, no truncated tail.
-The uniform integers come from ``rng.integers`` (numpy's bounded integers and
-:class:`~tdadp.utils.OSRandom`'s are exact, without modulo bias). Parameters up to 2^62 run
-vectorized in int64; larger ones (tiny privacy budgets, huge scales) run in Python integers,
-one draw at a time, which is slower but equally exact.
+Integer arithmetic only (Canonne, Kamath and Steinke 2020): ``Bernoulli(exp(-num/den))``,
+the geometric variable of ratio ``exp(-s/t)`` and the discrete Laplace variable, each exact for
+the rational parameter given (no overflow, no truncated tail), vectorized in int64 up to 2^62
+and in Python integers beyond. Why floating-point samplers fail, and the algorithms: the
+documentation's theory page docs/theory/exact_noise.rst (the site's theory/exact_noise.html).
 
 References
 ----------

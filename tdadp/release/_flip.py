@@ -14,12 +14,10 @@ rate exactly as a seeded release's are, so the flip rates are the same; only the
 source differs (and a keystream is about as cheap to draw as numpy's generator).
 
 Rates at the extremes: a mechanism flips at :func:`implemented_rate`, its ideal rate rounded
-toward 1/2 on the grid ``k 2^-53`` that uniform doubles live on. The rate is therefore never 0
-for a finite epsilon (edgeFlip's ``1 / (1 + e^eps)`` underflows to 0 from eps = 745, which would
-release an exact copy), and the release is never less private than stated: every epsilon in
-[0, inf] is accepted, the guarantee states the epsilon asked for, and ``effective_epsilon``
-the (smaller or equal) loss of the rate actually used, ``log((1 - r) / r)``: at most
-``log(2^53 - 1) = 36.7`` for any finite epsilon.
+toward 1/2 on the grid ``k 2^-53`` of uniform doubles, so the rate is never 0 for a finite
+epsilon and the release never less private than stated (``effective_epsilon`` <= 36.7 for any
+finite epsilon). Why, and the proof: docs/theory/exact_noise.rst (the site's
+theory/exact_noise.html).
 """
 
 from __future__ import annotations

@@ -1,4 +1,8 @@
-"""The geometry of edgeFlip (Prop. 1): the private latent map and the signature it induces."""
+"""The geometry of edgeFlip (Prop. 1): the private latent map and the signature it induces.
+
+The closure of gRDPGs under edgeFlip, the rank caveat and the adjustment are derived on the
+documentation's theory page docs/theory/edgeflip.rst (the site's theory/edgeflip.html).
+"""
 
 from __future__ import annotations
 

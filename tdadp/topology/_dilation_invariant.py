@@ -1,59 +1,13 @@
 """The dilation-invariant bottleneck distance W_DI(D1, D2) = inf over c > 0 of W_inf(D1, c D2).
 
-Why. A change of units of the data multiplies every birth and death by the same c > 0, and so
-does the shrinkage of edgeFlip's latent positions by sqrt(1 - 2 pi) on the features whose
-birth and death both scale. On raw diagrams, W_DI compares shapes regardless of scale, like
-the shift-invariant distance on log diagrams, without the logarithm's blow-up near 0: a
-feature born at 0.001 and one born at 0.01 are 0.009 apart here and log 10 apart there.
-
-Notation. Scale D2 by c: q = (b, d) -> (c b, c d). The L_inf cost of matching p = (x, y) of
-D1 with c q is
-
-    cost_pq(c) = max(|x - c b|, |y - c d|),
-
-a convex piecewise linear function of c made of the four lines +-(x - c b), +-(y - c d). The
-diagonal costs a_p = (y - x) / 2 for p (a constant) and c a_q for c q (a line through the
-origin). Points (b, inf) match each other by sorted births whatever c > 0 (scaling keeps
-their order), at cost |x_i - c b_i|; points (-inf, d) likewise by deaths. So
-
-    f(c) = W_inf(D1, c D2)
-
-is continuous and piecewise linear on c >= 0 (f(0) is the limit at 0+: D2 collapsed onto the
-origin), and every piece is one of the lines above.
-
-* Lipschitz: scaling by c + h instead of c moves every point of c D2 by |h| max(|b|, |d|) in
-  L_inf and every diagonal cost by at most as much, so f is L-Lipschitz with L the largest
-  finite |coordinate| of D2.
-* Bracket: let A1 and A2 be the largest half-persistences of the finite points of D1 and D2,
-  and q0 the point of D2 reaching A2. Matched to p, c q0 costs at least
-  |(y - c d) - (x - c b)| / 2 = |a_p - c A2| >= c A2 - A1; sent to the diagonal, c A2. So
-  f(c) >= c A2 - A1, and f(c) >= c |b_i| - |x_i| for every pair of infinite points: once a
-  value U = f(c0) is known, every minimiser lies in [0, min((U + A1) / A2, (U + |x_i|) /
-  |b_i|)]. When A2 = 0 and every infinite coordinate of D2 is 0, f is constant.
-* The infimum is a minimum: f(c) <= max(A1, c A2, g(c)) and f is continuous on the compact
-  bracket; it is reached at c = 0 only when no positive scale does as well (then the
-  returned scale is 0: D2 is best collapsed, e.g. D2 has no finite point and infinite
-  points whose births are best matched at 0).
-
-Certified algorithm (Piyavskii-Shubert branch and bound, as for the shift-invariant distance,
-with Lipschitz constant L). Between two evaluated scales c0 < c1 the bound
-max(f(c0) - L (c - c0), f(c1) - L (c1 - c)) has its minimum in closed form; the interval of
-the smallest bound is split at its minimiser. Flat stretches of f (a point of D1 sent to the
-diagonal at a constant cost) would need an evaluation every 2 tol / L with that bound alone,
-so before splitting an interval I we try to certify f >= v := UB - tol on all of I: a
-matching of cost < v at some c in I uses only edges whose cost is below v somewhere on I
-(the minimum of the convex cost_pq over I is at an end of I or at one of the four breakpoints
-x / b, y / d, (x - y) / (b - d), (x + y) / (b + d)), and must cover the points that cannot go
-to the diagonal below v (p with a_p >= v; q with c0 a_q >= v). If the union graph has no
-matching covering them (Hopcroft-Karp on each side, enough by the Mendelsohn-Dulmage
-theorem), f >= v on I.
-
-Exact algorithm. f is piecewise linear, so a minimiser is c = 0 or a breakpoint, where two of
-the lines meet with the common value f(c*). Run the branch and bound to a small gap
-[LB, UB]; enumerate the crossings of two lines at a scale in the bracket with a value in
-[LB, UB), sort them by value and evaluate f there in that order: the first crossing c with
-f(c) = v_c is optimal (every crossing has f(c) >= f*, so one with v_c < f* fails the test,
-and the optimal breakpoint passes it).
+A change of units multiplies every birth and death by the same c > 0, and so does edgeFlip's
+shrinkage of the latent positions on features whose birth and death both scale: W_DI compares
+raw diagrams regardless of scale, without the logarithm's blow-up near 0. f(c) = W_inf(D1,
+c D2) is piecewise linear and L-Lipschitz (L the largest finite coordinate of D2 in absolute
+value); the certified method is a Piyavskii-Shubert branch and bound over c, the exact one
+scans the breakpoints left open. The notation, the bracket, the Lipschitz constant and the
+proofs are on the documentation's theory page: docs/theory/dilation_invariant.rst (the site's
+theory/dilation_invariant.html).
 """
 
 from __future__ import annotations
@@ -363,11 +317,10 @@ def dilation_invariant_bottleneck(D1, D2, tol=None, method="auto", homology_dime
     of pairs of points, the diagonal costs of ``D1`` (constants) and of ``c D2`` (lines
     through 0), and the costs of the sorted infinite points. The minimiser lies in
     [0, (U + A1) / A2] for any value U of f (A1, A2: the largest half-persistences), so the
-    minimum exists. See the module source for the proofs of the bracket, of the union-graph
-    certificate of flat stretches and of the exact breakpoint scan. W_DI is positively
-    homogeneous in both diagrams together: it is computed on the diagrams scaled by a power
-    of two that brings their largest finite coordinate into [0.5, 1) (exact in floating
-    point).
+    minimum exists. See docs/theory/dilation_invariant.rst for the proofs of the bracket, of the
+    union-graph certificate of flat stretches and of the exact breakpoint scan. W_DI is positively
+    homogeneous in both diagrams together: it is computed on the diagrams scaled by a power of two
+    that brings their largest finite coordinate into [0.5, 1) (exact in floating point).
 
     References
     ----------

@@ -1,75 +1,12 @@
 """The shift-invariant bottleneck distance W_SI(D1, D2) = min_s W_inf(D1 + s, D2).
 
-Notation. Shift D1 by s: (b, d) -> (b + s, d + s). In the coordinates mid = (b + d) / 2 and
-a = (d - b) / 2 (half-persistence, the L_inf distance to the diagonal), the L_inf cost of
-matching p in D1 + s with q in D2 is
-
-    c_pq(s) = |s - m_pq| + h_pq,   m_pq = mid_q - mid_p,   h_pq = |a_q - a_p|,
-
-a V of slopes -1 and +1, while a point sent to the diagonal costs the constant a. Points with
-an infinite coordinate are matched by sorting (see ``_parts``); their cost is
-g(s) = max_i |s - delta_i| = max(s - L, H - s), with L and H the smallest and largest
-offsets delta_i. So f(s) = W_inf(D1 + s, D2) = max(f_fin(s), g(s)) where f_fin is the
-bottleneck value of the finite points, and:
-
-* f is 1-Lipschitz: shifting by e moves every point by e in L_inf (and changes no diagonal
-  cost), so every matching's cost, hence the minimum, moves by at most e.
-* f is piecewise linear and every piece is one of the cost functions above (the bottleneck
-  value is the cost of some edge of an optimal matching), so its slopes are -1, 0 or +1 and
-  its breakpoints are V bottoms, crossings of a rising and a falling branch, or a branch
-  meeting a constant (Sheehy, Kisielius, Cavanna 2018).
-
-Certified algorithm (Piyavskii-Shubert branch and bound). Between two evaluated shifts
-x0 < x1, 1-Lipschitz continuity and f >= g give f(s) >= max(f(x0) - (s - x0),
-f(x1) - (x1 - s), s - L, H - s), whose minimum over [x0, x1] is in closed form. We split the
-interval with the smallest such lower bound at its minimiser and stop when the best value
-found is within ``tol`` of the smallest lower bound. Since the slopes of f are exactly +-1
-near a V-shaped minimum, the split point lands on it.
-
-Flat stretches (f constant at its minimum, e.g. when a point has no counterpart) would need
-an evaluation every 2 tol with the Lipschitz bound alone. Before splitting an interval I we
-therefore try to certify f >= v := UB - tol on all of I at once: for each s, the matchings
-of cost < v live in the bipartite graph of edges whose cost at s is < v, and all of these
-graphs are subgraphs of the union graph whose edges have min over I of their V below v. If
-the union graph has no matching covering the points at least v from the diagonal (checked
-with Hopcroft-Karp on each side, which suffices by the Mendelsohn-Dulmage theorem), then
-f >= v on I and I is settled without evaluation. A cheaper bound from single points
-(every point is matched to the diagonal or to some partner) is tried first.
-
-Bracket (a minimiser lies in it). In one dimension let A be the largest half-persistence of
-the finite points of both diagrams, reached by p0 (say in D1). Every matching sends p0 to
-the diagonal (cost A) or to some q (cost >= |s - m_p0q|), so f_fin(s) >= A, its maximum,
-as soon as s is farther than A from every m_p0q. Outside the hull of these windows (over
-dimensions) and of argmin g, moving s toward the hull leaves f_fin at its maximum or lowers
-it, and does not raise the convex g: the hull contains a global minimiser.
-
-Pruning (certified algorithm). Let D^t keep the points of half-persistence > t, and
-f_t(s) = W_inf(D1^t + s, D2^t). Then f_t(s) - t <= f(s) <= max(f_t(s), t):
-* upper: extend an optimal matching of the pruned diagrams by sending removed points to the
-  diagonal, at cost <= t;
-* lower: take an optimal matching of the full diagrams (cost f); a kept point matched to a
-  removed one goes to the diagonal instead, at cost a_p <= a_q + c_pq <= t + f (the distance
-  to the diagonal is 1-Lipschitz); all other kept edges stay.
-So a shift can be evaluated on far smaller diagrams at the price of a slack t; the value at
-the returned shift is always computed on the full diagrams. Each evaluation takes t = half a
-lower bound of f(s) (its interval's, or the single-point bound at s), so that f >= 2 t: the
-bounds are then within t of f, and kept points of half-persistence in (t, 2 t] serve as
-partners without having to be matched, which keeps hera and its verification cheap. An
-evaluation is refined (smaller t, down to tol / 4; exact once pruning would keep most points)
-only when its slack, not the width of an interval, keeps that interval open. Where the
-single-point bound reaches the largest half-persistence (as at the ends of the bracket),
-f(s) is that value and needs no hera call. (Removing points whose half-persistence is below
-a lower bound of f, without the slack t, is *not* exact: such a point can be the only cheap
-partner of a point just above the bound.)
-
-Exact algorithm. Run the branch and bound to a small gap; then every shift s that could
-still beat the best value UB lies in Sigma = {s : envelope(s) < UB}. A global minimiser s*
-with f(s*) < UB is a breakpoint, i.e. a crossing of two cost functions (or a V bottom) whose
-common value there is v* = f(s*). Enumerate the crossings inside Sigma with a value in
-[envelope, UB), sort them by value and evaluate f at them in that order: the first candidate
-c with f(c) = v_c is optimal, because every candidate has f(c) >= f* and so any candidate
-with v_c < f* fails the test. Lipschitz bounds from the evaluations skip candidates that
-cannot pass it.
+f(s) = W_inf(D1 + s, D2) is 1-Lipschitz and piecewise linear (slopes -1, 0, +1). The certified
+method is a Piyavskii-Shubert branch and bound over s, with intervals settled at once by a
+matching test on a union graph and shifts evaluated on pruned diagrams at a known slack; the
+exact method scans the breakpoints (crossings of two pair costs) the bounds leave open, in
+order of value. The notation, the bracket, the pruning bounds and the proofs are on the
+documentation's theory page: docs/theory/shift_invariant.rst (the site's
+theory/shift_invariant.html).
 """
 
 from __future__ import annotations
@@ -365,7 +302,8 @@ def _branch_and_bound(prob, lo, hi, tol, max_evaluations, seeds=(), t_min=0.0):
 
     With ``t_min > 0`` a shift is first evaluated on the diagrams pruned at half a lower
     bound of f there, and its bounds are refined, down to ``t_min``, only when their slack
-    is what keeps an interval open (see the module docstring). ``t_min = 0``: exact values.
+    is what keeps an interval open (see docs/theory/shift_invariant.rst). ``t_min = 0``:
+    exact values.
     """
     def coarse(floor):
         # f >= floor >= 2 t: the pruned value is within t of f, and the points of half-
@@ -583,11 +521,10 @@ def shift_invariant_bottleneck(D1, D2, tol=None, method="auto", homology_dimensi
     branches and meetings of branches with diagonal costs (a finite candidate set). Points
     with birth -inf (log-scale H0) match each other by sorted log deaths, at cost
     ``|delta_i - s|``; with only such points W_SI = (max delta - min delta) / 2 at shift
-    (max delta + min delta) / 2. See the module source for the proofs of the bracket, of the
-    pruning bounds and of the exact candidate scan. W_SI is positively homogeneous: it is
-    computed on the diagrams scaled by the power of two that brings their largest finite
-    coordinate into [0.5, 1) (exact in floating point), so that coordinates up to 1.8e308
-    do not overflow.
+    (max delta + min delta) / 2. See docs/theory/shift_invariant.rst for the proofs of the bracket,
+    of the pruning bounds and of the exact candidate scan. W_SI is positively homogeneous: it is
+    computed on the diagrams scaled by the power of two that brings their largest finite coordinate
+    into [0.5, 1) (exact in floating point), so that coordinates up to 1.8e308 do not overflow.
 
     References
     ----------
