@@ -2,7 +2,9 @@
 
 The hill climbing of Chazal et al. attaches every point to its highest neighbour; following
 these pointers to the top gives the basin (leaf cluster) of each local maximum of the density.
-Those pointers are resolved all at once by pointer jumping. Basins then merge along the
+Those pointers are resolved in one compiled pass over the points by decreasing density (a
+point's highest neighbour is reached before it; :func:`_climb`, beside the numpy pointer
+jumping it must equal). Basins then merge along the
 superlevel filtration: an edge (u, v) appears when its lower endpoint does, at density
 ``min(f(u), f(v))``; when two clusters meet, the one with the lower peak dies (elder rule) and
 its prominence is ``peak - density at the meeting point``. Only the edges of a maximum spanning
@@ -15,10 +17,11 @@ on the basins: no density or graph is recomputed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.sparse as sp
+from numba import njit
 from scipy.sparse.csgraph import connected_components, minimum_spanning_tree
 
 __all__ = ["MergeTree", "build_merge_tree"]
@@ -40,7 +43,13 @@ class MergeTree:
     merge_edges: np.ndarray  # (L, 2) modes joined by the merge that kills each mode, -1 if none
     n_components: int  # modes that never die (connected components of the graph)
     min_density: float  # lowest density value, the end of the filtration
-    low_density: float  # 10% quantile of the density, the level of the sparse fringe
+    density: np.ndarray = field(repr=False)  # (n,) the density the tree was built from
+
+    @property
+    def low_density(self):
+        """10% quantile of the density, the level of the sparse fringe (read by the
+        largest-gap cut only: a cut into a given number of clusters skips its cost)."""
+        return float(np.quantile(self.density, 0.1))
 
     @property
     def n_modes(self):
@@ -103,6 +112,29 @@ def _find(parent, i):
     return root
 
 
+@njit(nogil=True, cache=True)
+def _table_minima(key, t, cells):  # pragma: no cover - compiled
+    """The smallest ``t`` of every ``key`` present, keys increasing (``np.minimum.at`` into a
+    table of ``cells`` entries, then its filled cells in order)."""
+    never = np.iinfo(np.int64).max
+    first = np.full(cells, never, np.int64)
+    for e in range(key.shape[0]):
+        if t[e] < first[key[e]]:
+            first[key[e]] = t[e]
+    m = 0
+    for c in range(cells):
+        if first[c] != never:
+            m += 1
+    keys = np.empty(m, np.int64)
+    times = np.empty(m, np.int64)
+    m = 0
+    for c in range(cells):
+        if first[c] != never:
+            keys[m], times[m] = c, first[c]
+            m += 1
+    return keys, times
+
+
 def _earliest_per_pair(a, b, t, n_basins, n):
     """The earliest of the edges (time ``t``) between each pair of basins ``a < b``, pairs in
     increasing ``(a, b)``."""
@@ -112,11 +144,8 @@ def _earliest_per_pair(a, b, t, n_basins, n):
     if cells <= max(4 * key.size, 1 << 20):
         # Few basins: a minimum per pair in a dense table, where sorting the (many) edges
         # between basins took most of a fit's merge tree.
-        never = np.iinfo(np.int64).max
-        first = np.full(cells, never, dtype=np.int64)
-        np.minimum.at(first, key, t)
-        key = np.flatnonzero(first != never)
-        return key // L, key % L, first[key]
+        key, t = _table_minima(key, t, cells)
+        return key // L, key % L, t
     # One sort by (pair, time): the first edge of every run of a pair is its earliest.
     order = np.argsort(key * n + t) if cells * n < 2**62 else np.lexsort((t, key))
     key, t = key[order], t[order]
@@ -124,6 +153,81 @@ def _earliest_per_pair(a, b, t, n_basins, n):
     np.not_equal(key[1:], key[:-1], out=first[1:])
     key, t = key[first], t[first]
     return key // L, key % L, t
+
+
+@njit(nogil=True, cache=True)
+def _climb(order, u, v):  # pragma: no cover - compiled
+    """The hill climbing in one pass: the order of the points (decreasing density, ties by
+    index), each point's basin (peaks numbered by decreasing density) and the edges between
+    basins, ``a < b`` at the rank ``t`` of the edge's lower endpoint. The same arrays as
+    :func:`_climb_reference`, without its scattered minima and pointer-jumping passes: each
+    point's highest neighbour ranks above it, so its peak is known when it is reached."""
+    n = order.shape[0]
+    rank = np.empty(n, np.int64)
+    for r in range(n):
+        rank[order[r]] = r
+    best = rank.copy()
+    for e in range(u.shape[0]):
+        x, y = u[e], v[e]
+        if rank[y] < best[x]:
+            best[x] = rank[y]
+        if rank[x] < best[y]:
+            best[y] = rank[x]
+    basin = np.empty(n, np.int64)
+    peaks = np.empty(n, np.int64)
+    L = 0
+    for r in range(n):
+        p = order[r]
+        if best[p] == r:
+            basin[p] = L
+            peaks[L] = p
+            L += 1
+        else:
+            basin[p] = basin[order[best[p]]]
+    m = 0
+    for e in range(u.shape[0]):
+        if basin[u[e]] != basin[v[e]]:
+            m += 1
+    a = np.empty(m, np.int64)
+    b = np.empty(m, np.int64)
+    t = np.empty(m, np.int64)
+    m = 0
+    for e in range(u.shape[0]):
+        x, y = basin[u[e]], basin[v[e]]
+        if x != y:
+            a[m], b[m] = min(x, y), max(x, y)
+            t[m] = max(rank[u[e]], rank[v[e]])
+            m += 1
+    return order, rank, peaks[:L].copy(), basin, a, b, t
+
+
+def _climb_reference(order, u, v):
+    """:func:`_climb` in numpy (vectorised pointer jumping), the code it must equal."""
+    n = order.shape[0]
+    rank = np.empty(n, dtype=np.intp)
+    rank[order] = np.arange(n, dtype=np.intp)
+    best = rank.copy()
+    if u.size:
+        np.minimum.at(best, u, rank[v])
+        np.minimum.at(best, v, rank[u])
+    pointer = order[best]
+    while True:
+        nxt = pointer[pointer]
+        if np.array_equal(nxt, pointer):
+            break
+        pointer = nxt
+    peaks = np.flatnonzero(pointer == np.arange(n))
+    peaks = peaks[np.argsort(rank[peaks], kind="stable")]
+    basin_of_peak = np.full(n, -1, dtype=np.intp)
+    basin_of_peak[peaks] = np.arange(peaks.size, dtype=np.intp)
+    basin = basin_of_peak[pointer]
+    bu, bv = basin[u], basin[v]
+    cross = np.flatnonzero(bu != bv)
+    bu, bv = bu[cross], bv[cross]
+    a = np.minimum(bu, bv).astype(np.int64, copy=False)
+    b = np.maximum(bu, bv).astype(np.int64, copy=False)
+    t = np.maximum(rank[u[cross]], rank[v[cross]]).astype(np.int64, copy=False)
+    return order, rank, peaks, basin, a, b, t
 
 
 def build_merge_tree(density, u, v):
@@ -143,38 +247,16 @@ def build_merge_tree(density, u, v):
     MergeTree
     """
     n = density.shape[0]
-    # A strict total order on the points: decreasing density, ties by index.
+    # A strict total order on the points (decreasing density, ties by index); every point
+    # climbs to its highest neighbour, the point itself if it is a local maximum, and so on up
+    # to a peak: its basin. Edges between basins appear at the rank of their lower endpoint.
+    # For every pair of basins only the earliest edge can matter, and among those only a
+    # spanning forest.
     order = np.argsort(-density, kind="stable")
-    rank = np.empty(n, dtype=np.intp)
-    rank[order] = np.arange(n, dtype=np.intp)
-
-    # Highest neighbour (by rank) of every point, the point itself if it is a local maximum.
-    best = rank.copy()
-    if u.size:
-        np.minimum.at(best, u, rank[v])
-        np.minimum.at(best, v, rank[u])
-    pointer = order[best]
-    # Pointer jumping: O(log depth) vectorised passes resolve every chain to its peak.
-    while True:
-        nxt = pointer[pointer]
-        if np.array_equal(nxt, pointer):
-            break
-        pointer = nxt
-    peaks = np.flatnonzero(pointer == np.arange(n))
-    peaks = peaks[np.argsort(rank[peaks], kind="stable")]  # basin ids by decreasing peak
+    order, rank, peaks, basin, a, b, t = _climb(order, np.asarray(u, np.int64),
+                                                np.asarray(v, np.int64))
     L = peaks.size
-    basin_of_peak = np.full(n, -1, dtype=np.intp)
-    basin_of_peak[peaks] = np.arange(L, dtype=np.intp)
-    basin = basin_of_peak[pointer]
 
-    # Edges between basins, each appearing at the rank of its lower endpoint. For every pair of
-    # basins only the earliest edge can matter, and among those only a spanning forest.
-    bu, bv = basin[u], basin[v]
-    cross = np.flatnonzero(bu != bv)
-    bu, bv = bu[cross], bv[cross]
-    a = np.minimum(bu, bv).astype(np.int64, copy=False)
-    b = np.maximum(bu, bv).astype(np.int64, copy=False)
-    t = np.maximum(rank[u[cross]], rank[v[cross]]).astype(np.int64, copy=False)
     if a.size:
         a, b, t = _earliest_per_pair(a, b, t, L, n)
         # Weights t + 1 > 0: scipy reads explicit zeros as missing edges. The pairs come sorted
@@ -225,5 +307,5 @@ def build_merge_tree(density, u, v):
         merge_edges=merge_edges,
         n_components=int(L - mortal.sum()),
         min_density=float(density.min()),
-        low_density=float(np.quantile(density, 0.1)),
+        density=density,
     )

@@ -37,7 +37,7 @@ import numpy as np
 
 __all__ = ["default_k", "leading_directions", "has_spectral_gap", "GAP_RATIO",
            "stability_candidates", "resolve_candidate", "stability_subsamples",
-           "candidates_agree", "most_stable", "adjusted_rand", "AGREE_AFTER",
+           "candidates_agree", "clusters_alike", "most_stable", "adjusted_rand", "AGREE_AFTER",
            "AGREEMENT"]
 
 # Neighbourhoods relative to the default round(1.5 ln n), and the density's neighbours
@@ -210,6 +210,19 @@ def candidates_agree(labelings, resolved, threshold=AGREEMENT):
         distinct = list({labels[s][inside].tobytes(): labels[s][inside]
                          for labels in labelings}.values())
         if any(adjusted_rand(a, b) < threshold for a, b in itertools.combinations(distinct, 2)):
+            return False
+    return True
+
+
+def clusters_alike(a, b, threshold=AGREEMENT):
+    """Whether two candidates clustered every subsample alike: adjusted Rand index at least
+    ``threshold`` on each subsample's points.
+
+    ``a`` and ``b`` are one candidate's labelings each, as in :func:`most_stable`.
+    """
+    for x, y in zip(a, b):
+        inside = x >= 0
+        if adjusted_rand(x[inside], y[inside]) < threshold:
             return False
     return True
 

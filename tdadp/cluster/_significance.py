@@ -126,7 +126,7 @@ def prominence_band(density, distances, indices, u, v, k, dim, *, n_bootstrap, a
                 gaps.append(gap(w))
                 bar.update(1)
         else:
-            # numpy, the merge tree's vectorised passes and hera release the GIL for most of a
+            # numpy, the merge tree's compiled passes and hera release the GIL for most of a
             # replicate; at most 2 * workers weight vectors are alive at once.
             with ThreadPoolExecutor(workers) as pool:
                 pending = []

@@ -29,6 +29,7 @@ from ._plotting import plot_prominence
 from ._selection import (
     AGREE_AFTER,
     candidates_agree,
+    clusters_alike,
     default_k,
     has_spectral_gap,
     leading_directions,
@@ -311,7 +312,8 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
     selection_ : list of dict or None
         The settings compared by the stability selection, one dict each (``subspace``,
         ``metric``, ``k``, ``density_k`` on the whole cloud, ``stability`` in [-1, 1],
-        ``resolved``, ``subsamples`` compared on); None when nothing was selected.
+        ``resolved``, ``alike``: whether it clustered every subsample as the most stable
+        setting did, ``subsamples`` compared on); None when nothing was selected.
     n_features_in_ : int
         Number of features seen during fit.
 
@@ -357,12 +359,15 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
     euclidean or angular; ``k=None``: 0.5, 1 or 2 times :func:`default_k`; ``density_k=None``: 1
     or 2 times ``k``; ``subspace="auto"``: all features or the ``n_clusters`` leading
     directions) are compared on 10 random subsamples of 80% of the points (at most 2,000; on
-    more than 4,000 points, of a random 4,000 of them, so that any two share about 1,000),
-    each clustered into ``n_clusters``. The setting whose clusterings agree most (mean adjusted
-    Rand index over pairs of subsamples, on their common points) is kept [5]_; settings that
-    split off a cluster smaller than their neighbourhoods (a stable outlier) rank last. When all
-    settings cluster the first 3 subsamples alike (adjusted Rand index at least 0.95 between any
-    two, every cluster resolved), the choice changes few labels and the comparison stops there.
+    more than 4,000 points, of a random 4,000 of them, so that any two share about 1,000), each
+    clustered into ``n_clusters``. The setting whose clusterings agree most (mean adjusted Rand
+    index over pairs of subsamples, on their common points) wins [5]_; settings that split off a
+    cluster smaller than their neighbourhoods (a stable outlier) rank last. Of the settings that
+    cluster every subsample as the winner does (adjusted Rand index at least 0.95 on each,
+    ``alike`` in :attr:`selection_`), the one with the fewest neighbours (``max(k, density_k)``,
+    then ``k``) is kept: it gives the same clusters, and the fit's cost grows with its
+    neighbours. When all settings cluster the first 3 subsamples alike (every two at 0.95 or
+    more, every cluster resolved), the choice changes few labels and the comparison stops there.
     :attr:`selection_` lists the scores. On the privacy-adjusted embedding, mean adjusted Rand
     index over 10 releases (k-means, Gaussian mixture by BIC): karate club 0.67 at eps = 4
     (0.49, 0.12) and 0.88 without privacy (0.88, 0.16); Davis southern women 1.00 at eps = 4
@@ -589,12 +594,19 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
                 resolved[c] &= bool(np.bincount(labels[idx]).min() > q["k"])
                 labelings[c].append(labels)
         best, scores, resolved = most_stable(labelings, resolved)
+        # Settings that cluster every subsample as the most stable one does give its clusters:
+        # the one with the fewest neighbours gives them at the least cost (the neighbour query
+        # and the merge tree grow with them).
         rows = []
-        for candidate, score, ok in zip(candidates, scores, resolved):
+        for c, (candidate, score, ok) in enumerate(zip(candidates, scores, resolved)):
             metric, k, density_k = resolve_candidate(candidate, X.shape[0])
             rows.append(dict(subspace=candidate["subspace"], metric=metric, k=k,
                              density_k=density_k, stability=float(score), resolved=bool(ok),
+                             alike=bool(ok == resolved[best]
+                                        and clusters_alike(labelings[c], labelings[best])),
                              subsamples=len(labelings[0])))
+        best = min((c for c, row in enumerate(rows) if row["alike"]),
+                   key=lambda c: (max(rows[c]["k"], rows[c]["density_k"]), rows[c]["k"], c))
         chosen = rows[best]
         return dict(p, subspace=chosen["subspace"], metric=chosen["metric"], k=chosen["k"],
                     density_k=chosen["density_k"]), rows

@@ -423,8 +423,13 @@ def test_stability_selection_is_reported_and_reproducible():
     chosen = [r for r in est.selection_ if (r["metric"], r["k"], r["density_k"])
               == (est.metric_, est.k_, est.density_k_)]
     assert chosen and all(-1 <= r["stability"] <= 1 for r in est.selection_)
+    # the most stable setting, or one that clusters every subsample as it does, with the
+    # fewest neighbours of those
     best = max(r["stability"] for r in est.selection_ if r["resolved"])
-    assert chosen[0]["stability"] == best
+    assert all(r["alike"] for r in est.selection_ if r["resolved"] and r["stability"] == best)
+    alike = [r for r in est.selection_ if r["alike"]]
+    assert chosen[0]["alike"]
+    assert max(est.k_, est.density_k_) == min(max(r["k"], r["density_k"]) for r in alike)
     again = ToMATo(n_clusters=2, random_state=3).fit(X)
     np.testing.assert_array_equal(again.labels_, est.labels_)
     assert ToMATo(n_clusters=2, metric="euclidean", k=9, density_k=18).fit(X).selection_ is None

@@ -21,6 +21,7 @@ from tdadp.cluster._hierarchy import build_merge_tree
 from tdadp.cluster._selection import (
     AGREE_AFTER,
     candidates_agree,
+    clusters_alike,
     default_k,
     stability_subsamples,
 )
@@ -174,6 +175,31 @@ def test_a_path_with_many_modes_matches_the_textbook_merge(n):
     _same_tree(tree, build_merge_tree(f, u, u + 1))
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_the_compiled_climb_equals_numpy_pointer_jumping(seed):
+    # Ties in the density (rounded) and duplicated points (rounded coordinates) included.
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(int(rng.integers(20, 3000)), 3))
+    if seed % 2:
+        X = np.round(X, 1)
+    dist, idx = knn_distances(X, 12)
+    f = log_dtm_density(dist, 3.0)
+    for density in (f, np.round(f, 1)):
+        order = np.argsort(-density, kind="stable")
+        for u, v in (knn_graph_arcs(idx[:, :6]), knn_graph_edges(idx[:, :6])):
+            for got, want in zip(hierarchy._climb(order, u, v),
+                                 hierarchy._climb_reference(order, u, v)):
+                np.testing.assert_array_equal(got, want)
+    # the minimum per key of a table, keys in order, as np.minimum.at finds them
+    key = rng.integers(0, 50, size=400)
+    t = rng.integers(0, 30, size=400)
+    first = np.full(60, np.iinfo(np.int64).max)
+    np.minimum.at(first, key, t)
+    got_key, got_t = hierarchy._table_minima(key, t, 60)
+    np.testing.assert_array_equal(got_key, np.flatnonzero(first < np.iinfo(np.int64).max))
+    np.testing.assert_array_equal(got_t, first[got_key])
+
+
 def test_few_modes_are_labelled_as_scipy_labels_them(monkeypatch):
     X = _blobs(n_per=200, seed=1)
     dist, idx = knn_distances(X, 6)
@@ -200,6 +226,23 @@ def test_the_selection_stops_early_when_every_setting_agrees():
         warnings.simplefilter("ignore", UserWarning)
         est = ToMATo(n_clusters=3, random_state=0).fit(Y)
     assert {r["subsamples"] for r in est.selection_} == {10}
+
+
+def test_of_settings_that_cluster_alike_the_one_with_fewest_neighbours_is_kept():
+    # Three blobs away from the origin: every setting clusters every subsample alike, so the
+    # smallest neighbourhoods (half the default k, the density on as many) are kept.
+    rng = np.random.default_rng(0)
+    X = np.concatenate([rng.normal(4 * np.eye(3)[i], 0.5, (300, 3)) for i in range(3)])
+    est = ToMATo(n_clusters=3, random_state=0).fit(X)
+    assert all(r["alike"] for r in est.selection_)
+    smallest = min(est.selection_, key=lambda r: (max(r["k"], r["density_k"]), r["k"]))
+    assert (est.k_, est.density_k_) == (smallest["k"], smallest["density_k"])
+    assert est.k_ == round(0.5 * default_k(X.shape[0])) and est.density_k_ == est.k_
+    assert est.metric_ == "euclidean"  # the first of the cheapest: the preference on ties
+    # Two settings whose clusterings differ on one subsample are not alike.
+    a = [np.array([0, 0, 1, 1, -1]), np.array([0, 0, 1, 1, 1])]
+    b = [np.array([1, 1, 0, 0, -1]), np.array([0, 1, 0, 1, 1])]
+    assert clusters_alike(a[:1], b[:1]) and not clusters_alike(a, b)
 
 
 def test_candidates_agree_needs_every_pair_and_every_cluster_resolved():
