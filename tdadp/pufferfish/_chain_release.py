@@ -552,7 +552,7 @@ def compose_markov_quilt(releases):
     # still win, as the noise scales' search does
     if kind == "family":
         cells = np.linspace(chains.alpha, 1 - chains.alpha, chains.cells + 1)
-        fixed = chains.start == "stationary"
+        fixed = True        # windowed search, as in mqm_exact_scale
         builds = [(partial(family_tables, cells[j], cells[j + 1], cells[m], cells[m + 1], T,
                            start=chains.start), fixed)
                   for j in range(chains.cells) for m in range(chains.cells)]

@@ -24,6 +24,9 @@ from ._theta import check_secret_pairs, family_cells, parse_thetas
 __all__ = ["mqm_exact_scale", "quilt_influence_tables", "exact_tables", "family_tables",
            "exact_nbytes"]
 
+# |lam^t| from which the interval family's "any"-start bound of the marginal is shared by all
+# later nodes (its excess over the exact node-by-node bound is then about 1e-12).
+_TAIL_POWER = 1e-12
 # Elements of the (distance, state, state, state) temporaries of the log-ratio tables held at
 # once: the tables are built a few distances at a time (memory O(l k^2), not O(l k^3)).
 _CHUNK_ELEMS = 2_000_000
@@ -246,8 +249,8 @@ def family_tables(p0, p1, q0, q1, T, L, start="stationary"):
     ``start="stationary"``: position-free tables. ``start="any"``: tables per node, the
     marginal of X_i bounded over every initial distribution (see :func:`mqm_exact_scale`).
     """
-    check_work_memory(8 * 12 * (L + 1) ** 2 + 8 * 4 * T, f"the interval family's influence "
-                                                         f"tables (quilt length {L})")
+    check_work_memory(8 * 12 * (L + 1) ** 2, f"the interval family's influence tables "
+                                             f"(quilt length {L})")
     lam_lo, lam_hi = p0 + q0 - 1.0, p1 + q1 - 1.0
     mu_lo, mu_hi = _power_range(lam_lo, lam_hi, L)
     # r = pi(s') / pi(s): s = 0 -> (1 - p)/(1 - q); s = 1 -> (1 - q)/(1 - p)
@@ -269,7 +272,18 @@ def family_tables(p0, p1, q0, q1, T, L, start="stationary"):
     # and log r + max_u log P^a(u, s) / P^a(u, s') is the stationary start's F_a (a binary
     # chain is reversible). So the backward terms are F_a + D_(i-1): bounding D_t on its own
     # keeps the cell's slack in r small, as D_t -> 0 when the chain forgets its start.
-    m_lo, m_hi = _power_range(lam_lo, lam_hi, max(T - 1, 0))
+    # From the first t with |lam^t| <= _TAIL_POWER on (|lam| < 1: it only shrinks), every node
+    # shares one bound of D_t, over m in [-|lam^t0|, |lam^t0|]: position-free tables for the
+    # nodes i >= t0 + 1, searched at once (D_t0 is then within about 1e-12 of 0).
+    top = max(abs(lam_lo), abs(lam_hi))
+    if top >= 1 or not _TAIL_POWER > 0:
+        n = T - 1
+    else:
+        n = min(T - 1, int(np.ceil(np.log(_TAIL_POWER) / np.log(max(top, 1e-300)))) + 1)
+    m_lo, m_hi = _power_range(lam_lo, lam_hi, max(n, 0))
+    small = np.flatnonzero(np.maximum(np.abs(m_lo), np.abs(m_hi)) <= _TAIL_POWER)
+    t0 = max(int(small[0]) if small.size else T, 1)
+    m_lo, m_hi = m_lo[:t0], m_hi[:t0]
     Ds = np.stack([_box_log_marginal(m_lo, m_hi, lo, hi) for lo, hi in r_box])
     Gs = Fs
     def node(i, W=L):
@@ -284,7 +298,14 @@ def family_tables(p0, p1, q0, q1, T, L, start="stationary"):
                 E2[1:, 1:] = (DG[:, :, None] + Fs[:, None, 1:B + 1]).max(axis=0)
         return E2, EFi, EB, True
 
-    return InfluenceTables(T, L, node=node)
+    if t0 >= T:
+        return InfluenceTables(T, L, node=node)
+    m = float(max(abs(lam_lo), abs(lam_hi)) ** t0)
+    tail = np.array([_box_log_marginal(np.array(-m), np.array(m), lo, hi) for lo, hi in r_box])
+    DG = tail[:, None] + Fs                                   # (pair, a)
+    with np.errstate(invalid="ignore"):     # inf + -inf at the unused distance 0 only
+        E2 = (DG[:, :, None] + Fs[:, None, :]).max(axis=0)
+    return InfluenceTables(T, L, E2, EF, DG.max(axis=0), node=node, tail_from=t0 + 1)
 
 
 def quilt_influence_tables(thetas, T, max_quilt=None, method="exact"):
@@ -430,7 +451,9 @@ def mqm_exact_scale(thetas, T, epsilon, lipschitz=1.0, max_quilt=None):
     if kind == "family":
         fam = chains
         worst = None
-        fixed = fam.start == "stationary"
+        # the family's tables are cheap to build for a few quilt lengths: windowed search
+        # (valid for the per-node tables of an "any" start too, see search_built)
+        fixed = True
         for p0, p1, q0, q1 in family_cells(fam):
             found = search_built(partial(family_tables, p0, p1, q0, q1, T, start=fam.start),
                                  L, objective, fixed=fixed, T=T)

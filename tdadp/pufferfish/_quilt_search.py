@@ -69,13 +69,15 @@ class InfluenceTables:
     """Influence tables of one theta, indexed by quilt distances 1..L (index 0 unused).
 
     ``fixed`` (position-free: stationary start, or a bound): ``E2[a, b]``, ``EF[b]``, ``EB[a]``.
-    Otherwise ``node(i)`` gives the tables of node i.
+    Otherwise ``node(i)`` gives the tables of node i, and with ``tail_from`` given, the nodes
+    from ``tail_from`` on share the position-free ``E2``, ``EF``, ``EB`` (bounds of theirs).
     """
 
-    def __init__(self, T, L, E2=None, EF=None, EB=None, node=None):
+    def __init__(self, T, L, E2=None, EF=None, EB=None, node=None, tail_from=None):
         self.T, self.L = T, L
         self.E2, self.EF, self.EB = E2, EF, EB
         self.node = node
+        self.tail_from = T + 1 if tail_from is None else int(tail_from)
 
     @property
     def fixed(self):
@@ -145,9 +147,9 @@ def _nearest_middle(nodes, T):
     return int(nodes[np.argmin(np.abs(nodes - (T + 1) / 2))])
 
 
-def _worst_fixed_node(tab, objective):
-    """The node with the largest minimum objective, for position-free tables; of tied nodes
-    (within a relative 1e-12), the one nearest the middle.
+def _worst_fixed_node(tab, objective, first=1):
+    """The node with the largest minimum objective, for position-free tables, among the nodes
+    from ``first`` on; of tied nodes (within a relative 1e-12), the one nearest the middle.
 
     Lemma 4.9's shortcut, without assuming the worst node is the middle one: the nodes with
     quilts of every length up to l on both sides (l < i <= T - l) share their two-sided and
@@ -158,13 +160,14 @@ def _worst_fixed_node(tab, objective):
     (O(l log T) instead of O(T l)); the 2 l nodes near the ends are evaluated one by one.
     """
     T, L = tab.T, tab.L
-    lo, hi = L + 1, T - L                       # interior nodes: A = B = L
+    lo, hi = max(L + 1, first), T - L           # interior nodes: A = B = L
     if L == 0 or hi - lo < 8:
-        values = _fixed_node_values(tab, objective)
+        nodes = np.arange(first, T + 1)
+        values = _fixed_node_values(tab, objective, nodes)
         top = values.max()
-        tied = np.flatnonzero(values >= top - 1e-12 * abs(top)) + 1
+        tied = nodes[values >= top - 1e-12 * abs(top)]
         return _nearest_middle(tied, T)
-    edge = np.concatenate([np.arange(1, lo), np.arange(hi + 1, T + 1)])
+    edge = np.concatenate([np.arange(first, lo), np.arange(hi + 1, T + 1)])
     ev = _fixed_node_values(tab, objective, edge)
     a = np.arange(1, L + 1)
     base = min(float(objective(np.float64(0.0), T)),
@@ -191,7 +194,7 @@ def _worst_fixed_node(tab, objective):
     peaks = [i for i in (left - 1, left) if lo <= i <= hi]
     peak = max(peaks, key=value)
     top_in = value(peak)
-    top = max(top_in, float(ev.max()))
+    top = max(top_in, float(ev.max())) if ev.size else top_in
     thr = top - 1e-12 * abs(top)
     tied = list(edge[ev >= thr])
     if top_in >= thr:
@@ -234,7 +237,7 @@ def search(tab, objective):
     W0 = min(tab.L, _WINDOW)
     worst = None
     checked = W0
-    for i in range(1, T + 1):
+    for i in range(1, min(T, tab.tail_from - 1) + 1):
         E2, EF, EB, has_pair = tab.node(i, W0)
         if not has_pair:
             continue
@@ -248,6 +251,13 @@ def search(tab, objective):
                 checked = W
             E2, EF, EB, _ = tab.node(i, W)
             val, (quilt, card, infl) = _node_candidates(i, T, E2, EF, EB, objective)
+        if worst is None or val > worst[0]:
+            worst = (val, i, quilt, card, infl)
+    if tab.tail_from <= T:
+        i = _worst_fixed_node(tab, objective, tab.tail_from)
+        A, B = min(i - 1, tab.L), min(T - i, tab.L)
+        val, (quilt, card, infl) = _node_candidates(
+            i, T, tab.E2[:A + 1, :B + 1], tab.EF[:B + 1], tab.EB[:A + 1], objective)
         if worst is None or val > worst[0]:
             worst = (val, i, quilt, card, infl)
     if worst is None:              # no node has two states of positive probability
@@ -282,6 +292,12 @@ def search_built(build, L, objective, fixed=True, T=None):
     the tables are rebuilt once, long enough for every quilt that could still win (for a chain
     that mixes, the worst node's best quilt is short and the search is O(W^2 + T W), not
     O(T^2)).
+
+    The argument holds for tables per node too (the largest node value found within W is
+    the answer when no node's longer quilt could go below it), so ``fixed=True`` also asks
+    for this windowing for such tables when they are costly to build long (the interval
+    family's); ``fixed=False`` builds them for L at once and lets each node widen its own
+    window.
 
     With ``T`` given, the memory of each search is checked before its tables are built
     (:func:`search_nbytes`; the table builders check their own arrays).

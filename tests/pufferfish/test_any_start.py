@@ -81,8 +81,16 @@ def test_family_any_start_tables_at_a_point_are_the_chain_tables():
         fam = family_tables(p, p, q, q, T, T - 1, start="any")
         exact = exact_tables(_chain("any", P), T, T - 1)
         for i in range(1, T + 1):
-            for a, b in zip(fam.node(i)[:3], exact.node(i)[:3]):
-                assert np.allclose(a, b, rtol=1e-9, atol=1e-12, equal_nan=False)
+            want = exact.node(i)[:3]
+            if i < fam.tail_from:
+                got = fam.node(i)[:3]
+            else:       # the shared bound of the nodes far from the start: 1e-12 above
+                A, B = min(i - 1, T - 1), min(T - i, T - 1)
+                got = fam.E2[:A + 1, :B + 1], fam.EF[:B + 1], fam.EB[:A + 1]
+                for a, b in zip(got, want):
+                    assert np.all(a >= b - 1e-12)
+            for a, b in zip(got, want):
+                assert np.allclose(a, b, rtol=1e-9, atol=1e-9, equal_nan=False)
 
 
 @pytest.mark.parametrize("alpha", [0.15, 0.3])
@@ -140,3 +148,19 @@ def _stationary(P):
     w, v = np.linalg.eig(np.asarray(P).T)
     pi = np.real(v[:, np.argmin(np.abs(w - 1))])
     return pi / pi.sum()
+
+
+def test_family_any_start_shared_tail_matches_node_by_node(monkeypatch):
+    """The nodes far from the start share one bound of the marginal's term (|lam^t| below
+    1e-12): the same score as searching every node with its own, never below it."""
+    import tdadp.pufferfish._exact_scale as es
+
+    for alpha, T, eps in [(0.4, 150, 1.0), (0.3, 120, 5.0), (0.35, 200, 0.2)]:
+        fam = BinaryIntervalFamily(alpha, cells=3, start="any")
+        shared = mqm_exact_scale(fam, T, eps)
+        monkeypatch.setattr(es, "_TAIL_POWER", 0.0)
+        alone = mqm_exact_scale(fam, T, eps)
+        monkeypatch.undo()
+        assert shared.score >= alone.score * (1 - 1e-12)
+        assert shared.score == pytest.approx(alone.score, rel=1e-9)
+        assert shared.lower_score == pytest.approx(alone.lower_score, rel=1e-9)
