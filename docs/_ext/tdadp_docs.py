@@ -71,9 +71,9 @@ def write_api_pages(app, config):
         for kind, names in groups.items():
             if not names:
                 continue
+            # The stubs use _templates/autosummary/<kind>.rst, autosummary's default lookup.
             lines += [headings[kind], "-" * len(headings[kind]), "",
-                      ".. autosummary::", "   :toctree: ../generated",
-                      f"   :template: {kind}.rst", ""]
+                      ".. autosummary::", "   :toctree: ../generated", ""]
             lines += [f"   {name}" for name in names]
             lines.append("")
         text = "\n".join(lines)
