@@ -248,3 +248,15 @@ def test_gwdegree_is_not_released_without_a_sensitivity_bound():
     with pytest.raises(ValueError, match="gwdegree has no sensitivity bound"):
         ERGMStatisticsRelease("edges + gwdegree(0.5, fixed=TRUE)", epsilon=1.0,
                               max_degree=5).fit()
+
+
+def test_the_releases_exact_statistics_read_each_terms_attribute():
+    from tdadp.ergm._sensitivity import exact_statistics
+
+    rng = np.random.default_rng(9)
+    n = 16
+    attrs = _attributes(rng, n)
+    A = _graph(rng, n, 0.3)
+    terms = parse_terms(MESA + " + nodemix('Grade') + nodefactor('Race')", attrs)
+    exact = np.array([float(v) for v in exact_statistics(A, terms)])
+    np.testing.assert_allclose(exact, ergm_statistics(A, terms), rtol=1e-12)
