@@ -16,7 +16,9 @@ Neighbour counts are relative to :func:`default_k` of the sample size, so a sett
 subsamples carries over to the whole cloud. A cloud of more than 4,000 points is judged on a
 random 4,000 of them (:func:`stability_subsamples`), so the cost does not grow with its size;
 and when every setting clusters the first few subsamples alike the comparison stops there
-(:func:`candidates_agree`): the choice would change few labels.
+(:func:`candidates_agree`): the choice would change few labels. For the same reason, of the
+settings that cluster every subsample as the most stable one does (:func:`clusters_alike`),
+ToMATo fits the one with the fewest neighbours: its clusters at the least cost.
 
 The subspace is a choice too. A network with K communities has an expected adjacency matrix of
 rank at most K, so its K leading spectral dimensions hold the communities (the rule of spectral
