@@ -89,3 +89,24 @@ def test_a_strong_signal_does_not_warn():
         warnings.simplefilter("error")
         AdjacencySpectralEmbedding(adjust=True, n_components=3).fit(
             EdgeFlip(4.0, random_state=0).fit_transform(A))
+
+
+def test_the_small_dense_steps_run_on_one_blas_thread(monkeypatch):
+    # Under CPU contention threaded OpenBLAS busy-waits on these small steps; the limit is
+    # set even when the caller allows more threads, and restored after.
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    seen = []
+    real_qr = np.linalg.qr
+
+    def spy(X, *args, **kwargs):
+        seen.append({i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"})
+        return real_qr(X, *args, **kwargs)
+
+    monkeypatch.setattr(np.linalg, "qr", spy)
+    A = sample_grdpg(circle(1500, random_state=0), random_state=1)
+    with threadpool_limits(limits=2, user_api="blas"):
+        top_eigenpairs(ShiftedAdjacency(A), 3, "krylov")
+        after = {i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"}
+    assert seen and all(s == {1} for s in seen)
+    assert after == {2}
