@@ -48,12 +48,12 @@ def main(argv=None):
         names = [n for n in names if n in args.only]
     child_argv = ["--quick"] if args.quick else []
     csv_path, md_path = args.results + ".csv", args.results + ".md"
-    recorded = [] if args.quick else read_rows(csv_path)
     for name in names:
         print(f"\n=== {name} ===", flush=True)
         importlib.import_module(f"benchmarks.{name}").main(child_argv)
         if not args.quick:
-            write_table(merge_rows(recorded, RESULTS), csv_path, md_path)
+            # Read again before each write: another run (--only) may have recorded rows.
+            write_table(merge_rows(read_rows(csv_path), RESULTS), csv_path, md_path)
     if args.suite:
         print("\n=== make test on a clean clone ===", flush=True)
         importlib.import_module("benchmarks._suite").run_suite()
@@ -62,7 +62,7 @@ def main(argv=None):
         print("quick run: small sizes, not the targets' sizes; nothing written\n")
         print(markdown_table(RESULTS))
         return
-    rows = merge_rows(recorded, RESULTS)
+    rows = merge_rows(read_rows(csv_path), RESULTS)
     write_table(rows, csv_path, md_path)
     print(markdown_table(rows))
     print(f"written: {md_path}, {csv_path}")

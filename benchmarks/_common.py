@@ -146,6 +146,7 @@ class Row:
     date: str
     load: str
     machine: str
+    cpu_s: str = ""  # CPU seconds of the measured process (all threads), for time rows
 
 
 # Rows reported in this process (``python -m benchmarks`` imports every benchmark module).
@@ -160,15 +161,17 @@ def load_average():
         return "n/a"
 
 
-def report(key, measured, detail="", source=None):
+def report(key, measured, detail="", source=None, cpu_s=None):
     """Record the measurement of the target row ``key`` (a key of :data:`TARGETS`) and print
-    it; ``detail`` says what else a reader needs (sizes, stages, peak memory, CPU time)."""
+    it; ``detail`` says what else a reader needs (sizes, stages, peak memory); ``cpu_s``, the
+    measured process's CPU seconds for a row in seconds: on a shared machine the wall time
+    grows with the load, and on an idle one a CPU-bound run's wall time is at most that."""
     _, unit, op, target = TARGETS[key]
     measured = float(measured)
     met = measured <= target if op == "<=" else measured >= target
     row = Row(key, measured, met, detail, source or _caller_module(),
               datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-              load_average(), machine())
+              load_average(), machine(), "" if cpu_s is None else f"{float(cpu_s):.1f}")
     RESULTS.append(row)
     print(f"[target row] {TARGETS[key][0]}: {_fmt(measured, unit)} (target {op} "
           f"{_fmt(target, unit)}: {'met' if met else 'NOT met'}); load {row.load}", flush=True)
@@ -198,7 +201,7 @@ def read_rows(path):
         for r in csv.DictReader(fh):
             if r["key"] not in TARGETS:
                 continue
-            rows.append(Row(**{f.name: r[f.name] for f in fields(Row)}))
+            rows.append(Row(**{f.name: r[f.name] for f in fields(Row) if f.name in r}))
             rows[-1].measured = float(rows[-1].measured)
             rows[-1].met = rows[-1].met == "True"
         return rows
@@ -227,20 +230,23 @@ def markdown_table(rows):
     by_key = {r.key: r for r in rows}
     machines = sorted({r.machine for r in rows})
     lines = ["<!-- written by `make bench` (benchmarks/__main__.py); do not edit -->",
-             "| target (issue 29) | measured | target | met | date | load 1/5/15 min | "
-             "details |",
-             "|---|---|---|---|---|---|---|"]
+             "| target (issue 29) | measured | target | met | CPU s | date | load 1/5/15 min "
+             "| details |",
+             "|---|---|---|---|---|---|---|---|"]
     for key, (what, unit, op, target) in TARGETS.items():
         r = by_key.get(key)
         if r is None:
             lines.append(f"| {what} | not measured | {op} {_fmt(target, unit)} | - | - | - | "
-                         "- |")
+                         "- | - |")
             continue
         lines.append(f"| {what} | {_fmt(r.measured, unit)} | {op} {_fmt(target, unit)} | "
-                     f"{'yes' if r.met else '**no**'} | {r.date} | {r.load} | "
-                     f"{r.detail} (`{r.source}`) |")
+                     f"{'yes' if r.met else '**no**'} | {r.cpu_s or '-'} | {r.date} | "
+                     f"{r.load} | {r.detail} (`{r.source}`) |")
     lines.append("")
-    lines.append("Machine: " + "; ".join(machines) + ". Load: the 1-, 5- and 15-minute load "
-                 "averages when the row was recorded (2 cores: above 2 the machine was shared "
-                 "and wall times are longer than on an idle one).")
+    lines.append("Machine: " + "; ".join(machines) + ". Times are wall seconds. Load: the 1-, "
+                 "5- and 15-minute load averages when the row was recorded (2 cores: above 2 "
+                 "the machine was shared and wall times are longer than on an idle one). CPU s: "
+                 "the measured process's CPU seconds, all threads, which load inflates far less "
+                 "than wall time: on an idle 2-core machine a CPU-bound run's wall time lies "
+                 "between half its CPU seconds and about all of them.")
     return "\n".join(lines) + "\n"

@@ -128,8 +128,8 @@ def main(argv=None):
         print("  stages (wall s): " + _stages_text(r))
         extra = {k: v for k, v in r.items() if k not in ("wall", "cpu", "peak_gib")}
         print(f"  {extra}")
-        report(key, total, f"n = {n:,}; stages (s): {_stages_text(r)}; {cpu:.0f} CPU-s; "
-               f"peak {r['peak_gib']:.2f} GiB")
+        report(key, total, f"n = {n:,}; stages (s): {_stages_text(r)}; peak "
+               f"{r['peak_gib']:.2f} GiB", cpu_s=cpu)
 
 
 if __name__ == "__main__":
