@@ -1,12 +1,13 @@
 """Run every benchmark and write the targets table: ``python -m benchmarks [--quick]``.
 
 Each ``benchmarks/bench_*.py`` prints its own tables and reports the rows of issue 29's targets
-it measures (``benchmarks._common.report``). A full run merges them into
-``benchmarks/results.csv`` and writes ``benchmarks/results.md``, the table the README shows: a
-row measured in this run replaces the recorded one, the others keep their own date and load
-(``--only`` re-measures some modules alone). ``--quick`` runs small sizes, which are not the
-targets' sizes: it prints the table and writes nothing. ``--suite`` also times ``make test``
-on a clean clone (the last row; several minutes).
+it measures (``benchmarks._common.report``). A full run records each row in
+``benchmarks/results.csv`` as soon as it is measured and rewrites ``benchmarks/results.md``,
+the table the README shows: a row measured again replaces the recorded one, the others keep
+their own date and load. ``--only`` runs some modules alone; ``--targets`` runs only the parts
+that measure the table's rows (each module's ``TARGET_ARGV``). ``--quick`` runs small sizes,
+which are not the targets' sizes: it prints the table and writes nothing. ``--suite`` also
+times ``make test`` on a clean clone (the last row; several minutes).
 """
 
 import argparse
@@ -15,10 +16,11 @@ import pkgutil
 import sys
 from pathlib import Path
 
-from benchmarks._common import RESULTS, markdown_table, merge_rows, read_rows, write_table
+from benchmarks import _common
+from benchmarks._common import RESULTS, markdown_table, merge_rows, read_rows
 
-# The modules that measure the targets' rows run first, and the table is rewritten after each
-# module: a long run (an hour or more on a shared machine) stopped early keeps its rows.
+# The modules that measure the targets' rows run first: a long run (an hour or more on a
+# shared machine) stopped early has the table.
 _TARGET_MODULES = ("bench_secure", "bench_end_to_end", "bench_noisy_release", "bench_topology",
                    "bench_cluster")
 
@@ -29,6 +31,8 @@ def main(argv=None):
                         help="small sizes (a smoke run): the table is printed, not written")
     parser.add_argument("--only", action="append", metavar="MODULE",
                         help="run only this benchmark module (e.g. bench_secure); repeatable")
+    parser.add_argument("--targets", action="store_true",
+                        help="only the parts of the benchmarks that measure the table's rows")
     parser.add_argument("--suite", action="store_true",
                         help="also time make test on a clean clone (the last target row)")
     parser.add_argument("--results", default=str(Path(__file__).parent / "results"),
@@ -46,14 +50,17 @@ def main(argv=None):
         if unknown:
             parser.error(f"no benchmark module {', '.join(unknown)} (have: {', '.join(names)})")
         names = [n for n in names if n in args.only]
+    if args.targets:
+        names = [n for n in names if n in _TARGET_MODULES]
     child_argv = ["--quick"] if args.quick else []
     csv_path, md_path = args.results + ".csv", args.results + ".md"
+    if not args.quick:
+        _common.RESULTS_PATH = args.results
     for name in names:
         print(f"\n=== {name} ===", flush=True)
-        importlib.import_module(f"benchmarks.{name}").main(child_argv)
-        if not args.quick:
-            # Read again before each write: another run (--only) may have recorded rows.
-            write_table(merge_rows(read_rows(csv_path), RESULTS), csv_path, md_path)
+        module = importlib.import_module(f"benchmarks.{name}")
+        module.main(child_argv + (list(getattr(module, "TARGET_ARGV", []))
+                                  if args.targets else []))
     if args.suite:
         print("\n=== make test on a clean clone ===", flush=True)
         importlib.import_module("benchmarks._suite").run_suite()
@@ -63,7 +70,6 @@ def main(argv=None):
         print(markdown_table(RESULTS))
         return
     rows = merge_rows(read_rows(csv_path), RESULTS)
-    write_table(rows, csv_path, md_path)
     print(markdown_table(rows))
     print(f"written: {md_path}, {csv_path}")
 

@@ -152,6 +152,11 @@ class Row:
 # Rows reported in this process (``python -m benchmarks`` imports every benchmark module).
 RESULTS: list[Row] = []
 
+# Where :func:`report` records each row as soon as it is measured (path without extension):
+# set by ``python -m benchmarks`` for a full run, None otherwise (a module run alone, or a
+# quick run, only prints). A run stopped early keeps every row it measured.
+RESULTS_PATH = None
+
 
 def load_average():
     """The 1-, 5- and 15-minute load averages, as text (the machine is shared)."""
@@ -173,6 +178,10 @@ def report(key, measured, detail="", source=None, cpu_s=None):
               datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
               load_average(), machine(), "" if cpu_s is None else f"{float(cpu_s):.1f}")
     RESULTS.append(row)
+    if RESULTS_PATH is not None:
+        # Read again before writing: another run (--only) may have recorded rows meanwhile.
+        csv_path = RESULTS_PATH + ".csv"
+        write_table(merge_rows(read_rows(csv_path), [row]), csv_path, RESULTS_PATH + ".md")
     print(f"[target row] {TARGETS[key][0]}: {_fmt(measured, unit)} (target {op} "
           f"{_fmt(target, unit)}: {'met' if met else 'NOT met'}); load {row.load}", flush=True)
     return row
