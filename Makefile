@@ -85,6 +85,9 @@ $(BENCH_STAMP): pyproject.toml Makefile | $(BENCH_PY)
 	$(BENCH_PY) -m pip install --quiet -e ".[dask]" graspologic
 	touch $(BENCH_STAMP)
 
+# Every benchmark; the rows of the speed targets go to benchmarks/results.md (README, Speed).
+# BENCH_ARGS: --quick (small sizes, nothing written), --targets (only the table's rows),
+# --only bench_<name>, --suite (also make test on a clean clone).
 bench: $(BENCH_STAMP)
 	MPLBACKEND=Agg $(BENCH_PY) -m benchmarks $(BENCH_ARGS)
 
