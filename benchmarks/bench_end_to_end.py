@@ -102,7 +102,8 @@ _RUNS = {"e2e_100k_secure": run_secure_pipeline, "e2e_10k_si": run_si_pipeline}
 
 
 def _stages_text(r):
-    return ", ".join(f"{name} {t:.1f}" for name, t in r["wall"].items())
+    """Each stage's wall seconds, with its CPU seconds in brackets."""
+    return ", ".join(f"{name} {t:.1f} [{r['cpu'][name]:.1f}]" for name, t in r["wall"].items())
 
 
 def main(argv=None):
@@ -125,10 +126,10 @@ def main(argv=None):
         total, cpu = sum(r["wall"].values()), sum(r["cpu"].values())
         print(f"\n{key}, n = {n:,}: {total:.1f} s wall, {cpu:.1f} CPU-s, peak "
               f"{r['peak_gib']:.2f} GiB")
-        print("  stages (wall s): " + _stages_text(r))
+        print("  stages, wall s [CPU s]: " + _stages_text(r))
         extra = {k: v for k, v in r.items() if k not in ("wall", "cpu", "peak_gib")}
         print(f"  {extra}")
-        report(key, total, f"n = {n:,}; stages (s): {_stages_text(r)}; peak "
+        report(key, total, f"n = {n:,}; stages, wall s [CPU s]: {_stages_text(r)}; peak "
                f"{r['peak_gib']:.2f} GiB", cpu_s=cpu)
 
 
