@@ -519,10 +519,16 @@ def _scan_figure(table, config, out_dir, formats):
     fig.suptitle("Decay scan: mean edge density of models 1-3 after "
                  f"{config['sample_steps_per_dyad']} MH sweeps from the empty graph (solid) "
                  "and from a density-0.5 graph (dotted), "
-                 f"{config['scan_networks']} networks each; shaded: the thesis's "
-                 "6% / 1% / 0.5% +-25%", fontsize=9)
+                 f"{config['scan_networks']} network(s) each; shaded: the thesis's "
+                 "6% / 1% / 0.5% +-25%; statnet and gwdegree: d is ergm's decay (gwesp, "
+                 "gwdsp: lambda = e^d)", fontsize=9)
     fig.tight_layout(rect=(0, 0.05, 1, 0.96))
     return save(fig, out_dir, "ergm_decay_scan", formats)
+
+
+def _design(config):
+    return (f"{config['convention']}, decays {config['decay']:g} / {config['decay_tri']:g} / "
+            f"{config['decay_2p']:g}")
 
 
 _LABEL = {"restricted": "RS(H_k)/eps (tdadp)", "thesis": "3 RS(H_k)/eps (thesis)"}
@@ -576,9 +582,10 @@ def _rmse_figure(rows, config, out_dir, formats):
     fig.legend(handles, labels, loc="lower center", ncol=3, fontsize=8,
                bbox_to_anchor=(0.5, -0.04))
     fig.suptitle(f"Relative RMSE of released ERGM statistics (edge level), n = "
-                 f"{config['n_nodes']}, {config['networks']} networks per model, total eps "
-                 "split over the model's statistics; x: the thesis's cutoffs (k, mean share "
-                 "of edges the projection removes)", fontsize=9)
+                 f"{config['n_nodes']}, {config['networks']} networks per model "
+                 f"({_design(config)}), total eps split over the model's statistics, one "
+                 "release per network; x: the thesis's cutoffs (k, mean share of edges the "
+                 "projection removes)", fontsize=9)
     fig.tight_layout(rect=(0, 0.07, 1, 0.96))
     return save(fig, out_dir, "ergm", formats)
 
@@ -620,7 +627,8 @@ def _recovery_figure(rows, config, out_dir, formats):
             ax.set_ylabel(f"posterior mean of theta[{name}]", fontsize=8)
             ax.set_title(f"model {model}: {name}", fontsize=9)
     fig.suptitle(f"Parameter recovery, n = {config['n_nodes']}, {config['runs']} networks per "
-                 f"model (the thesis: 25), {config['chains']} ADS chains x "
+                 f"model (the thesis: 25; {_design(config)}, theta in tdadp's terms), "
+                 f"{config['chains']} ADS chains x "
                  f"{config['fit_iter'] - config['fit_burn_in']} kept draws, prior "
                  f"N(0, {config['prior_variance']:g}); restricted release at the median "
                  "cutoff with tdadp's noise (RS) or the thesis's (3RS); boxes: all runs "
