@@ -628,8 +628,8 @@ def _recovery_figure(rows, config, out_dir, formats):
             ax.set_title(f"model {model}: {name}", fontsize=9)
     fig.suptitle(f"Parameter recovery, n = {config['n_nodes']}, {config['runs']} networks per "
                  f"model (the thesis: 25; {_design(config)}, theta in tdadp's terms), "
-                 f"{config['chains']} ADS chains x "
-                 f"{config['fit_iter'] - config['fit_burn_in']} kept draws, prior "
+                 f"{config['chains']} ADS chains x {config['fit_iter']} kept draws after "
+                 f"{config['fit_burn_in']}, prior "
                  f"N(0, {config['prior_variance']:g}); restricted release at the median "
                  "cutoff with tdadp's noise (RS) or the thesis's (3RS); boxes: all runs "
                  "(whiskers min-max); cover: 95% CI coverage; ESS: median smallest ESS",
