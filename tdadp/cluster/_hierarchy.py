@@ -8,8 +8,9 @@ jumping it must equal). Basins then merge along the
 superlevel filtration: an edge (u, v) appears when its lower endpoint does, at density
 ``min(f(u), f(v))``; when two clusters meet, the one with the lower peak dies (elder rule) and
 its prominence is ``peak - density at the meeting point``. Only the edges of a maximum spanning
-forest of the basin graph can merge clusters, so the sequential union-find runs over at most
-(number of basins - 1) edges, not over every edge of the graph.
+forest of the basin graph can merge clusters: the union-find runs over the earliest edge of each
+pair of basins, in one compiled pass (:func:`_elder_rule`, beside the minimum spanning forest
+and Python loop it must equal), not over every edge of the graph.
 
 Re-cutting merges the modes of lowest prominence, which is a connected-components computation
 on the basins: no density or graph is recomputed.
@@ -110,6 +111,69 @@ def _find(parent, i):
     while parent[i] != root:  # path compression
         parent[i], i = root, parent[i]
     return root
+
+
+@njit(nogil=True, cache=True)
+def _root(parent, i):  # pragma: no cover - compiled
+    root = i
+    while parent[root] != root:
+        root = parent[root]
+    while parent[i] != root:  # path compression
+        parent[i], i = root, parent[i]
+    return root
+
+
+@njit(nogil=True, cache=True)
+def _elder_rule(a, b, by_time, n_basins):  # pragma: no cover - compiled
+    """The merges of the elder rule: the earliest edges between basins (``a < b``, listed by
+    increasing ``(a, b)``) taken in the order ``by_time`` (a stable sort of their times), each
+    joining two clusters killing the younger (the larger index: the lower peak). Returns the
+    mode each merge kills and the edge that merges it, in order. Kruskal's algorithm in that
+    order keeps the same edges, in the same order, as scipy's minimum spanning forest followed
+    by a union-find over its edges sorted by time (:func:`_elder_reference`), which also sorts
+    the weights stably from the same (a, b) layout: the ties between edges of one time, all at
+    one point, go the same way."""
+    parent = np.arange(n_basins)
+    young = np.empty(n_basins, np.int64)
+    edge = np.empty(n_basins, np.int64)
+    m = 0
+    for i in range(by_time.shape[0]):
+        e = by_time[i]
+        ra = _root(parent, a[e])
+        rb = _root(parent, b[e])
+        if ra == rb:
+            continue
+        y, o = (ra, rb) if ra > rb else (rb, ra)
+        parent[y] = o
+        young[m] = y
+        edge[m] = e
+        m += 1
+    return young[:m].copy(), edge[:m].copy()
+
+
+def _elder_reference(a, b, t, n_basins):
+    """:func:`_elder_rule` by scipy's minimum spanning forest of the basin graph, then a
+    union-find in Python over its edges by time: the code it must equal. Returns the killed
+    modes and the ``(a, b, t)`` of the merges, in order."""
+    L = n_basins
+    # Weights t + 1 > 0: scipy reads explicit zeros as missing edges. The pairs come sorted
+    # by (a, b), so they are the CSR layout already.
+    indptr = np.zeros(L + 1, dtype=np.intp)
+    np.cumsum(np.bincount(a, minlength=L), out=indptr[1:])
+    forest = minimum_spanning_tree(
+        sp.csr_matrix(((t + 1).astype(np.float64), b, indptr), shape=(L, L))).tocoo()
+    fa, fb = forest.row.astype(np.intp), forest.col.astype(np.intp)
+    ft = forest.data.astype(np.int64) - 1
+    by_time = np.argsort(ft, kind="stable")
+    fa, fb, ft = fa[by_time], fb[by_time], ft[by_time]
+    parent = list(range(L))
+    young = []
+    for e in range(fa.size):
+        ra, rb = _find(parent, int(fa[e])), _find(parent, int(fb[e]))
+        y, o = (ra, rb) if ra > rb else (rb, ra)
+        parent[y] = o
+        young.append(y)
+    return np.array(young, dtype=np.int64), fa, fb, ft
 
 
 @njit(nogil=True, cache=True)
@@ -257,36 +321,17 @@ def build_merge_tree(density, u, v):
                                                 np.asarray(v, np.int64))
     L = peaks.size
 
-    if a.size:
-        a, b, t = _earliest_per_pair(a, b, t, L, n)
-        # Weights t + 1 > 0: scipy reads explicit zeros as missing edges. The pairs come sorted
-        # by (a, b), so they are the CSR layout already (no conversion from coordinates).
-        indptr = np.zeros(L + 1, dtype=np.intp)
-        np.cumsum(np.bincount(a, minlength=L), out=indptr[1:])
-        forest = minimum_spanning_tree(
-            sp.csr_matrix(((t + 1).astype(np.float64), b, indptr), shape=(L, L))
-        ).tocoo()
-        a = forest.row.astype(np.intp)
-        b = forest.col.astype(np.intp)
-        t = forest.data.astype(np.int64) - 1
-        by_time = np.argsort(t, kind="stable")
-        a, b, t = a[by_time], b[by_time], t[by_time]
-
     births = density[peaks]
     deaths = np.full(L, -np.inf)
     death_rank = np.full(L, n, dtype=np.int64)
     merge_edges = np.full((L, 2), -1, dtype=np.intp)
-    parent = list(range(L))
-    death_density = density[order[t]] if a.size else np.empty(0)
-    # Sequential elder rule over at most L - 1 forest edges (basins are few compared with points).
-    for e in range(a.size):
-        ra = _find(parent, int(a[e]))
-        rb = _find(parent, int(b[e]))
-        young, old = (ra, rb) if ra > rb else (rb, ra)
-        parent[young] = old
-        deaths[young] = death_density[e]
-        death_rank[young] = t[e]
-        merge_edges[young] = (a[e], b[e])
+    if a.size:
+        a, b, t = _earliest_per_pair(a, b, t, L, n)
+        young, merge = _elder_rule(a, b, np.argsort(t, kind="stable"), L)
+        deaths[young] = density[order[t[merge]]]
+        death_rank[young] = t[merge]
+        merge_edges[young, 0] = a[merge]
+        merge_edges[young, 1] = b[merge]
 
     mortal = np.isfinite(deaths)
     prom = np.where(mortal, births - np.where(mortal, deaths, 0.0), np.inf)

@@ -200,6 +200,24 @@ def test_the_compiled_climb_equals_numpy_pointer_jumping(seed):
     np.testing.assert_array_equal(got_t, first[got_key])
 
 
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_compiled_elder_rule_equals_the_spanning_forest_and_loop(seed):
+    # Many ties in time (a few distinct times for many edges), where the order among the
+    # edges of one time decides which edge records a merge and so the labels of a cut.
+    rng = np.random.default_rng(seed)
+    L = int(rng.integers(2, 400))
+    key = np.unique(rng.integers(0, L * L, int(rng.integers(1, 3 * L))))
+    a, b = key // L, key % L
+    a, b = a[a < b], b[a < b]
+    t = rng.integers(0, max(2, a.size // 3), a.size)
+    young, merge = hierarchy._elder_rule(a, b, np.argsort(t, kind="stable"), L)
+    want_young, want_a, want_b, want_t = hierarchy._elder_reference(a, b, t, L)
+    assert young.size == want_young.size > 0
+    np.testing.assert_array_equal(young, want_young)
+    for got, want in ((a, want_a), (b, want_b), (t, want_t)):
+        np.testing.assert_array_equal(got[merge], want)
+
 def test_few_modes_are_labelled_as_scipy_labels_them(monkeypatch):
     X = _blobs(n_per=200, seed=1)
     dist, idx = knn_distances(X, 6)
