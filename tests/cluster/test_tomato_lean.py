@@ -20,6 +20,7 @@ from tdadp.cluster._density import (
 from tdadp.cluster._hierarchy import build_merge_tree
 from tdadp.cluster._selection import (
     AGREE_AFTER,
+    adjusted_rand,
     candidates_agree,
     clusters_alike,
     default_k,
@@ -218,16 +219,20 @@ def test_the_compiled_elder_rule_equals_the_spanning_forest_and_loop(seed):
     for got, want in ((a, want_a), (b, want_b), (t, want_t)):
         np.testing.assert_array_equal(got[merge], want)
 
-def test_few_modes_are_labelled_as_scipy_labels_them(monkeypatch):
+def test_the_compiled_cut_names_components_as_scipy_does():
     X = _blobs(n_per=200, seed=1)
     dist, idx = knn_distances(X, 6)
     tree = build_merge_tree(log_dtm_density(dist, 3.0), *knn_graph_arcs(idx[:, :3]))
-    assert tree.n_modes <= hierarchy._FEW_MODES
-    cuts = range(tree.n_components, tree.n_modes + 1)
-    few = [tree.labels(c) for c in cuts]
-    monkeypatch.setattr(hierarchy, "_FEW_MODES", -1)
-    for c, labels in zip(cuts, few):
-        np.testing.assert_array_equal(labels, tree.labels(c))
+    assert tree.n_modes > 20
+    for c in range(tree.n_components, tree.n_modes + 1):
+        merged = tree.merge_edges[c:]
+        root = hierarchy._labels_reference(merged, tree.n_modes)
+        np.testing.assert_array_equal(hierarchy._component_roots(merged, tree.n_modes), root)
+        labels = tree.labels(c)
+        # labels 0 .. c - 1, numbered by the position of each component's best-placed mode
+        np.testing.assert_array_equal(np.unique(labels), np.arange(c))
+        np.testing.assert_array_equal(labels, np.unique(root, return_inverse=True)[1].ravel()[
+            tree.leaf_of_point])
 
 
 def test_the_selection_stops_early_when_every_setting_agrees():
@@ -270,3 +275,11 @@ def test_candidates_agree_needs_every_pair_and_every_cluster_resolved():
     assert candidates_agree([[a], [b]], [True, True])
     assert not candidates_agree([[a], [b]], [True, False])
     assert not candidates_agree([[a], [b], [c]], [True, True, True])
+
+
+def test_adjusted_rand_refuses_negative_labels_and_unequal_lengths():
+    with pytest.raises(ValueError, match="non-negative"):
+        adjusted_rand(np.array([0, 1, -1]), np.array([0, 1, 1]))
+    with pytest.raises(ValueError, match="same points"):
+        adjusted_rand(np.array([0, 1, 1]), np.array([0, 1]))
+    assert adjusted_rand(np.array([3]), np.array([0])) == 1.0
