@@ -164,3 +164,29 @@ def test_family_any_start_shared_tail_matches_node_by_node(monkeypatch):
         assert shared.score >= alone.score * (1 - 1e-12)
         assert shared.score == pytest.approx(alone.score, rel=1e-9)
         assert shared.lower_score == pytest.approx(alone.lower_score, rel=1e-9)
+
+
+def _exact_level(fam, eps, T):
+    from tdadp.pufferfish import MQMExact, chain_histogram_privacy_exact
+
+    scale = MQMExact(fam, eps, length=T).fit().noise_scale_
+    grid = np.linspace(fam.alpha, 1 - fam.alpha, 4)
+    thetas = [(np.array([s, 1 - s]), [[p, 1 - p], [1 - q, q]])
+              for s in (0.0, 0.01, 0.3, 0.5, 0.99, 1.0) for p in grid for q in grid]
+    return max(chain_histogram_privacy_exact(thetas[j:j + 8], T, scale)
+               for j in range(0, len(thetas), 8))
+
+
+@pytest.mark.parametrize("alpha,eps", [(0.3, 5.0), (0.4, 5.0), (0.25, 2.0)])
+def test_family_any_start_release_is_private_for_every_start(alpha, eps):
+    """The exact Pufferfish level of MQMExact's release for the class with every start, on
+    chains of the class started anywhere on the simplex (point masses included), is within
+    eps."""
+    level = _exact_level(BinaryIntervalFamily(alpha, cells=3, start="any"), eps, 7)
+    assert level <= eps * (1 + 1e-9)
+
+
+def test_stationary_class_noise_is_not_enough_for_every_start():
+    """The noise of the class with stationary starts breaks eps for some start (4.6 against
+    5.06 at alpha = 0.4, eps = 5, T = 7)."""
+    assert _exact_level(BinaryIntervalFamily(0.4, cells=3), 5.0, 7) > 5.0
