@@ -187,6 +187,6 @@ def test_family_any_start_release_is_private_for_every_start(alpha, eps):
 
 
 def test_stationary_class_noise_is_not_enough_for_every_start():
-    """The noise of the class with stationary starts breaks eps for some start (4.6 against
-    5.06 at alpha = 0.4, eps = 5, T = 7)."""
+    """The noise of the class with stationary starts breaks eps for some start: level 5.06 at
+    alpha = 0.4, eps = 5, T = 7 (the every-start class's noise: 4.6)."""
     assert _exact_level(BinaryIntervalFamily(0.4, cells=3), 5.0, 7) > 5.0
