@@ -26,7 +26,7 @@ def _workers(n_jobs):
     return int(n_jobs)
 
 
-def knn_distances(X, k, *, n_jobs=None, tree=None):
+def knn_distances(X, k, *, n_jobs=None, tree=None, rows=None):
     """Distances and indices of the ``k`` nearest neighbours of every point, itself excluded.
 
     Parameters
@@ -38,27 +38,31 @@ def knn_distances(X, k, *, n_jobs=None, tree=None):
         Worker threads for the k-d tree query (-1: all cores).
     tree : scipy.spatial.cKDTree, optional
         A tree already built on ``X``.
+    rows : ndarray of int, optional
+        Only these points' neighbours (among all of ``X``); default every point's.
 
     Returns
     -------
-    distances : ndarray of shape (n_samples, k)
+    distances : ndarray of shape (n_samples, k), or (rows.size, k)
         Sorted increasingly along each row.
-    indices : ndarray of shape (n_samples, k)
+    indices : ndarray of shape (n_samples, k), or (rows.size, k)
     """
-    n = X.shape[0]
     tree = cKDTree(X) if tree is None else tree
-    dist, idx = tree.query(X, k=k + 1, workers=_workers(n_jobs))
+    queried = np.arange(X.shape[0]) if rows is None else np.asarray(rows, dtype=np.intp)
+    n = queried.size
+    dist, idx = tree.query(X if rows is None else X[queried], k=k + 1,
+                           workers=_workers(n_jobs))
     full_dist = np.atleast_2d(dist).reshape(n, k + 1)
     full_idx = np.atleast_2d(idx).reshape(n, k + 1).astype(np.intp, copy=False)
     # The point itself at distance 0 nearly always comes first: dropping that column is a view,
     # where the general rule below costs a few passes over the whole array.
-    odd = np.flatnonzero(full_idx[:, 0] != np.arange(n))
+    odd = np.flatnonzero(full_idx[:, 0] != queried)
     dist, idx = full_dist[:, 1:], full_idx[:, 1:]
     if odd.size:
         # With duplicated points the point itself need not come first among its zero-distance
         # neighbours: drop it wherever it is, or the farthest neighbour when it is absent.
         d, i = full_dist[odd], full_idx[odd]
-        is_self = i == odd[:, None]
+        is_self = i == queried[odd][:, None]
         is_self[~is_self.any(axis=1), -1] = True
         keep = ~(is_self & (is_self.cumsum(axis=1) == 1))
         dist, idx = dist.copy(), idx.copy()

@@ -25,6 +25,7 @@ from ._density import (
 )
 from ._hierarchy import build_merge_tree
 from ._input import check_node_embedding, with_isolated, without_direction
+from ._knn import PoolNeighbours, pool_pays
 from ._plotting import plot_prominence
 from ._selection import (
     AGREE_AFTER,
@@ -578,15 +579,23 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
             if subspace == "leading":
                 Y, dim = Y @ components, float(K) if self.dim is None else p["dim"]
             clouds[subspace, metric] = _angular(Y) if metric == "angular" else Y, dim
+        # One neighbour query per subsample and geometry serves all its candidates; when the
+        # subsamples are most of the pool, one query of the pool serves every subsample.
+        pools = None
+        if pool_pays(need, subsamples[0].size, pool.size, AGREE_AFTER):
+            pools = {key: PoolNeighbours(Y, need, subsamples[0].size, n_jobs=p["n_jobs"])
+                     for key, (Y, _) in clouds.items()}
         labelings, resolved = [[] for _ in candidates], [True] * len(candidates)
         for s, idx in enumerate(subsamples):
             if s == AGREE_AFTER and candidates_agree(labelings, resolved):
                 break  # the choice changes little: the other subsamples are not worth fitting
-            # One neighbour query per subsample and geometry serves all its candidates.
-            subsets = {key: (Neighbours(Y[idx], n_jobs=p["n_jobs"]), dim)
-                       for key, (Y, dim) in clouds.items()}
-            for sub, _ in subsets.values():
-                sub.nearest(need)
+            if pools is not None:
+                subsets = {key: (pools[key].within(idx), dim) for key, (_, dim) in clouds.items()}
+            else:
+                subsets = {key: (Neighbours(Y[idx], n_jobs=p["n_jobs"]), dim)
+                           for key, (Y, dim) in clouds.items()}
+                for sub, _ in subsets.values():
+                    sub.nearest(need)
             for c, (candidate, (metric, k, density_k)) in enumerate(zip(candidates, settings)):
                 sub, dim = subsets[candidate["subspace"], metric]
                 q = dict(p, k=k, density_k=density_k, dim=dim, n_jobs=None)

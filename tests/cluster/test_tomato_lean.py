@@ -8,6 +8,7 @@ import pytest
 
 import tdadp.cluster._density as density_module
 import tdadp.cluster._hierarchy as hierarchy
+import tdadp.cluster._knn as knn_module
 import tdadp.cluster._tomato as tomato_module
 from tdadp.cluster import ToMATo
 from tdadp.cluster._density import (
@@ -18,6 +19,7 @@ from tdadp.cluster._density import (
     log_dtm_density,
 )
 from tdadp.cluster._hierarchy import build_merge_tree
+from tdadp.cluster._knn import PoolNeighbours, pool_pays, pool_width
 from tdadp.cluster._selection import (
     AGREE_AFTER,
     adjusted_rand,
@@ -35,14 +37,18 @@ def _blobs(n_per=150, seed=0):
 
 
 def _count_queries(monkeypatch):
+    """Every k-d tree query: (points, k), or ("rows", points, k, rows queried) for a query of
+    some points only."""
     calls = []
     original = density_module.knn_distances
 
     def counted(X, k, **kwargs):
-        calls.append((X.shape[0], k))
+        rows = kwargs.get("rows")
+        calls.append((X.shape[0], k) if rows is None else ("rows", X.shape[0], k, len(rows)))
         return original(X, k, **kwargs)
 
     monkeypatch.setattr(density_module, "knn_distances", counted)
+    monkeypatch.setattr(knn_module, "knn_distances", counted)
     return calls
 
 
@@ -59,16 +65,56 @@ def test_given_settings_select_nothing_and_query_once(monkeypatch):
     assert calls == [(X.shape[0], 16)]  # one query, for max(k, density_k) neighbours
 
 
-def test_the_selection_queries_each_subsample_once_per_geometry(monkeypatch):
+def test_on_a_small_cloud_the_selection_queries_the_pool_once_per_geometry(monkeypatch):
     X = _blobs()
     calls = _count_queries(monkeypatch)
     est = ToMATo(n_clusters=3, random_state=0).fit(X)
     assert len(est.selection_) == 12
+    n, m = X.shape[0], round(0.8 * X.shape[0])
+    need = 4 * default_k(m)  # the largest candidate's neighbours on a subsample
+    assert pool_pays(need, m, n, AGREE_AFTER)
+    whole = [c for c in calls if c[0] != "rows"]
+    assert whole == [(n, pool_width(need, m / n, n))] * 2 + [(n, max(est.k_, est.density_k_))]
+    # the points whose pool list held too few members of their subsample, queried on it
+    short = [c for c in calls if c[0] == "rows"]
+    assert all(c[1:3] == (m, need) for c in short)
+    assert sum(c[3] for c in short) < 0.01 * m * 2 * est.selection_[0]["subsamples"]
+
+
+def test_on_a_large_cloud_the_selection_queries_each_subsample_once_per_geometry(monkeypatch):
+    # Subsamples of half the 4,000-point pool: its query would need more lookups than the
+    # subsamples a comparison that stops early reads.
+    X = _blobs(n_per=1700)
+    calls = _count_queries(monkeypatch)
+    est = ToMATo(n_clusters=3, random_state=0).fit(X)
+    need = 4 * default_k(2000)
+    assert not pool_pays(need, 2000, 4000, AGREE_AFTER)
     n_subsamples = est.selection_[0]["subsamples"]
-    # each subsample in each metric, for the largest candidate's neighbours, then the fit
-    m = round(0.8 * X.shape[0])
-    assert calls[:-1] == [(m, 4 * default_k(m))] * (2 * n_subsamples)
+    assert calls[:-1] == [(2000, need)] * (2 * n_subsamples)
     assert calls[-1] == (X.shape[0], max(est.k_, est.density_k_))
+
+
+@pytest.mark.parametrize("duplicates", [False, True])
+def test_a_subsample_reads_its_neighbours_from_the_pool_query(duplicates):
+    rng = np.random.default_rng(3)
+    Y = rng.normal(size=(700, 3))
+    if duplicates:
+        Y = np.round(Y, 1)
+        Y[:40] = Y[0]  # more copies of one point than a subsample keeps neighbours
+    pool, subsamples = stability_subsamples(Y.shape[0], 2, rng)
+    m, k = subsamples[0].size, 30
+    shared = PoolNeighbours(Y[pool], k, m)
+    assert k < shared.width < Y.shape[0] - 1
+    for members in subsamples:
+        dist, idx = shared.within(members).nearest(k)
+        want_dist, want_idx = knn_distances(Y[pool][members], k)
+        np.testing.assert_array_equal(dist, want_dist)  # value for value
+        Z = Y[pool][members]
+        np.testing.assert_allclose(  # the neighbours listed are at those distances
+            np.linalg.norm(Z[idx] - Z[:, None], axis=2), dist, rtol=1e-12, atol=1e-15)
+        assert not np.any(idx == np.arange(m)[:, None])
+        if not duplicates:  # without ties, the same neighbours
+            np.testing.assert_array_equal(idx, want_idx)
 
 
 def test_small_clouds_draw_the_subsamples_of_the_whole_cloud():
