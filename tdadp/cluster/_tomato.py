@@ -580,7 +580,9 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
                 Y, dim = Y @ components, float(K) if self.dim is None else p["dim"]
             clouds[subspace, metric] = _angular(Y) if metric == "angular" else Y, dim
         # One neighbour query per subsample and geometry serves all its candidates; when the
-        # subsamples are most of the pool, one query of the pool serves every subsample.
+        # subsamples are most of the pool, one query of the pool serves every subsample. (On
+        # larger clouds, where a subsample is half of the pool, its query once the comparison
+        # goes on past the first subsamples saved 2% of a selection on 10^4 points: not done.)
         pools = None
         if pool_pays(need, subsamples[0].size, pool.size, AGREE_AFTER):
             pools = {key: PoolNeighbours(Y, need, subsamples[0].size, n_jobs=p["n_jobs"])

@@ -83,14 +83,16 @@ def test_on_a_small_cloud_the_selection_queries_the_pool_once_per_geometry(monke
 
 def test_on_a_large_cloud_the_selection_queries_each_subsample_once_per_geometry(monkeypatch):
     # Subsamples of half the 4,000-point pool: its query would need more lookups than the
-    # subsamples a comparison that stops early reads.
-    X = _blobs(n_per=1700)
+    # subsamples a comparison that stops early reads, as it does on three blobs away from the
+    # origin (every setting agrees).
+    rng = np.random.default_rng(0)
+    X = np.concatenate([rng.normal(4 * np.eye(3)[i], 0.5, (1700, 3)) for i in range(3)])
     calls = _count_queries(monkeypatch)
     est = ToMATo(n_clusters=3, random_state=0).fit(X)
     need = 4 * default_k(2000)
     assert not pool_pays(need, 2000, 4000, AGREE_AFTER)
-    n_subsamples = est.selection_[0]["subsamples"]
-    assert calls[:-1] == [(2000, need)] * (2 * n_subsamples)
+    assert est.selection_[0]["subsamples"] == AGREE_AFTER
+    assert calls[:-1] == [(2000, need)] * (2 * AGREE_AFTER)
     assert calls[-1] == (X.shape[0], max(est.k_, est.density_k_))
 
 
