@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from benchmarks import _common
-from benchmarks._common import RESULTS, markdown_table, merge_rows, read_rows
+from benchmarks._common import RESULTS, markdown_table, read_rows
 
 # The modules that measure the targets' rows run first: a long run (an hour or more on a
 # shared machine) stopped early has the table.
@@ -69,8 +69,9 @@ def main(argv=None):
         print("quick run: small sizes, not the targets' sizes; nothing written\n")
         print(markdown_table(RESULTS))
         return
-    rows = merge_rows(read_rows(csv_path), RESULTS)
-    print(markdown_table(rows))
+    # The file, not this run's rows alone: a run started meanwhile (--only) may have
+    # recorded newer ones.
+    print(markdown_table(read_rows(csv_path)))
     print(f"written: {md_path}, {csv_path}")
 
 
