@@ -382,23 +382,28 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
 
     **Cost.** One k-d tree query for the ``max(k, density_k)`` nearest neighbours, the density,
     then the hill climbing (one compiled pass over the points by decreasing density) and a
-    union-find over the edges of a spanning forest of the basins only: about O(n k log n),
+    union-find over the earliest edge between each two basins only: about O(n k log n),
     gudhi's ``Tomato``'s work with the same neighbours, and the whole fit when ``metric``,
     ``k``, ``density_k`` and ``subspace`` are given. Re-cutting is a connected-components pass
     over the modes, O(n). The stability selection adds, per subsample and geometry compared
     (two with ``metric="auto"``, four with the leading subspace too), one k-d tree query that
-    serves all its candidates, and per subsample and candidate a density and a merge tree (120
-    for the defaults' 12 candidates, 36 when they agree), on at most 2,000 points: a cost that
-    does not grow with ``n``. The fit that follows uses the fewest neighbours that give the
-    winner's clusters (half of :func:`default_k` when every setting agrees). Measured on the
-    four-cluster mixture of ``benchmarks/bench_cluster.py`` on 2 shared cores (2026-11-27),
-    against gudhi's ``Tomato(n_clusters=K)`` at its own defaults: with the settings given, 0.7
-    to 0.9 times its time on 10^4 to 10^6 points; with only ``n_clusters`` given, 0.6 to 1.4 times
-    on 10^5 and 10^6 points, where the selection is a small part of the fit, but 4 to 19 times
-    on 10^4 points, where gudhi's whole fit costs less than the comparison of the
-    settings on two subsamples. Give ``metric``, ``k``, ``density_k`` and ``subspace`` to skip
-    the selection. The automatic count adds ``n_bootstrap`` weighted densities and merge trees
-    per metric tried, on ``n_jobs`` threads. Measured times: README and ``benchmarks/``.
+    serves all its candidates (on clouds of up to about 3,000 points, where a subsample is
+    80% of the cloud, one query of the cloud per geometry serves every subsample), and per
+    subsample and candidate a density and a merge tree (120 for the defaults' 12 candidates,
+    36 when they agree), on at most 2,000 points: a cost that does not grow with ``n``. The
+    fit that follows uses the fewest neighbours that give the winner's clusters (half of
+    :func:`default_k` when every setting agrees). Measured on the four-cluster mixture of
+    ``benchmarks/bench_cluster.py`` on 2 shared cores (2026-11-28), against gudhi's
+    ``Tomato(n_clusters=K)`` at its own defaults: with the settings given, 0.7 to 1.0 times
+    its time on 10^4 to 10^6 points; with only ``n_clusters`` given, 0.75 to 1.4 times on
+    10^5 and 10^6 points, where the selection is a small part of the fit, but 3.5 (K = 4,
+    the comparison stopping after 3 subsamples) to 10 times (K = 2, all 10) on 10^4 points,
+    where gudhi's whole fit costs less than the neighbour queries of the selection (20
+    queries of 2,000 points for up to 44 neighbours at K = 2, about two thirds of its cost:
+    several of gudhi's fits), whatever else is made faster. Give ``metric``, ``k``,
+    ``density_k`` and ``subspace`` to skip the selection. The automatic count adds
+    ``n_bootstrap`` weighted densities and merge trees per metric tried, on ``n_jobs``
+    threads. Measured times: README and ``benchmarks/``.
 
     The merge tree is built once with tau = infinity and cut afterwards; for any tau its cut
     gives the clusters of the thresholded algorithm of [1]_ (one cluster per mode of
