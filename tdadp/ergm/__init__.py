@@ -1,6 +1,8 @@
 """Private ERGM inference (Goldberg 2018): the model, its sampler, private releases, posteriors.
 
-- The model: terms (:func:`parse_terms`, :func:`ergm_statistics`), a compiled TNT sampler
+- The model: terms, written as ergm formulas (``"edges + nodematch('Sex', diff=TRUE) +
+  gwesp(0.5, fixed=TRUE)"``, node attributes by name) or as lists
+  (:func:`parse_terms`, :func:`ergm_statistics`), a compiled TNT sampler
   (:class:`ERGMChain`, :func:`sample_ergm`, :class:`ERGM`) and exact enumeration for tiny
   graphs (:func:`enumerate_graphs`, :func:`ergm_log_partition`, :func:`ergm_exact_mean`).
 - Private releases of its statistics: :class:`ERGMStatisticsRelease` (restricted
