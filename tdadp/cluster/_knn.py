@@ -11,11 +11,12 @@ only in the order of neighbours at exactly equal distances, as between any two q
 few rows whose pool list holds fewer than ``k`` members are queried on the subsample.
 
 It pays when a subsample is a large share of its pool: on clouds of up to 2,500 points a
-subsample holds 80% of them and the pool's query needs about ``1.4 k`` neighbours, against
-``k`` for each of up to 10 subsamples of 0.8 times the size (5 to 6 times the lookups). On
-larger clouds a subsample holds half of a pool of 4,000 points, the pool's query needs about
-``2.6 k`` neighbours, more than the 3 subsamples a comparison that stops early reads:
-:func:`pool_pays` keeps the queries per subsample there.
+subsample holds 80% of them and the pool's query needs about ``1.5 k`` neighbours a point,
+against ``k`` for each of up to 10 subsamples of 0.8 times the size (5 times the lookups, 1.6
+times when the comparison stops after 3 subsamples). On larger clouds a subsample holds half
+of a pool of 4,000 points and the pool's query needs about ``2.7 k`` neighbours a point, more
+lookups than the 3 subsamples a comparison that stops early reads: :func:`pool_pays` keeps
+the queries per subsample there.
 """
 
 from __future__ import annotations
