@@ -10,7 +10,6 @@ standard deviation within 4 standard errors of a sample sd, sqrt((kurtosis - 1) 
 
 import itertools
 import math
-import time
 
 import numpy as np
 import pytest
@@ -246,13 +245,10 @@ def test_recovery_thesis_model_1():
     terms = ["edges", "altkstars", "altktriangles", "altktwopaths"]
     truth = np.array([-4.6, 0.0, 1.0, 0.0])
     A = sample_ergm(terms, truth, n_nodes=100, random_state=1)
-    start = time.perf_counter()
     post = bayes_ergm(terms, graph=A, random_state=0)
-    elapsed = time.perf_counter() - start
     ci = post.credible_interval(0.95)
     assert np.all((ci[:, 0] <= truth) & (truth <= ci[:, 1])), (ci, truth)
     assert np.all(post.ess() > 30)
-    assert elapsed < 300
 
 
 # ---------------------------------------------------------------------- reproducibility
