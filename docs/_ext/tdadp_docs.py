@@ -186,10 +186,11 @@ def write_experiment_tables(app, config):
     r = read("realnets")
     ari = [c for c in r.columns if c.startswith("ari_") and c.count("_") == 1]
     _write_table("realnets", r.groupby(["network", "epsilon"])[ari].mean().reset_index())
-    for name in ("pufferfish",):
-        summary = fig / name / f"{name}_summary.csv"
-        if summary.exists():
-            _write_table(f"{name}_summary", pd.read_csv(summary))
+    # Tables the experiments write themselves, shown as they are (numbers formatted).
+    for name, path in (("pufferfish_summary", "pufferfish/pufferfish_summary.csv"),
+                       ("mesa_table", "mesa/mesa_table.csv"),
+                       ("mesa_decay_scan", "mesa/decay_scan.csv")):
+        _write_table(name, pd.read_csv(fig / path))
     slopes = fig / "convergence" / "convergence_slopes.csv"
     if slopes.exists():
         _write_table("convergence_slopes", pd.read_csv(slopes))
