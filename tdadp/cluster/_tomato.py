@@ -237,7 +237,7 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
     subspace : {"auto", "full", "leading"}, default="auto"
         Directions of the points the density is estimated on. ``"full"``: all features.
         ``"leading"``: the projection on the ``n_clusters`` leading right singular vectors of
-        ``X`` (uncentred; for a spectral embedding, the coordinates of largest |eigenvalue|),
+        ``X`` (uncentred; for a spectral embedding, the coordinates of largest absolute eigenvalue),
         the rule of spectral clustering, where K communities span at most K dimensions [3]_;
         it needs ``n_clusters`` (with no more features than ``n_clusters`` it is the whole
         space). ``"auto"``: given ``n_clusters`` below the number of
