@@ -131,7 +131,7 @@ def enumerate_graphs(n_nodes, statistics, labels=None, max_degree=None, *, uniqu
 
 
 def ergm_log_partition(theta, stats, counts):
-    """``log Z(theta) = log sum_g exp(theta . s(g))`` over enumerated statistics.
+    """``log Z(theta) = log sum_g exp(theta · s(g))`` over enumerated statistics.
 
     ``theta`` may be (p,) or a grid (K, p); the result is a float or (K,).
     """
