@@ -17,7 +17,8 @@ computes it:
   sensitivity.
 
 :func:`exact_statistics` computes the statistics in exact arithmetic from the same tables of
-``r^t`` as the bounds (see the notes above ``_BITS``).
+``r^t`` as the bounds (see the notes above ``_BITS``). The documentation's theory page
+docs/theory/ergm.rst (the site's theory/ergm.html) renders these proofs.
 
 References
 ----------
@@ -451,7 +452,8 @@ def truncation_smooth_sensitivity(degrees, max_degree, sensitivity, beta):
     ``|f(T_k G) - f(T_k G')| <= Delta (1 + |W|)``. Proof: ``T_k G - v`` (v isolated) is a node
     neighbour of ``T_k G`` in H_k. The nodes low (degree <= k) in G' but not in G are v and W,
     so ``T_k G'`` with W isolated is ``T_k G - v``; isolating the nodes of W one at a time from
-    ``T_k G'`` is a path of |W| node-neighbour steps through subgraphs of ``T_k G'``, all in H_k.
+    ``T_k G'`` is a path of ``|W|`` node-neighbour steps through subgraphs of ``T_k G'``, all in
+    H_k.
     From the side of the smaller graph (G = G'' with v isolated) the nodes of W have degree k
     in G. Hence ``LS(G) <= A_0(G)`` with
 
