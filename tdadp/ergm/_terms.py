@@ -646,7 +646,7 @@ def ergm_statistics(A, statistics, labels=None):
     Shared partners are counted edge by edge from the sparse adjacency (memory linear in the
     graph, time the sum of squared degrees), never as an n x n matrix; the alternating sums
     are evaluated without cancellation for every decay (see the notes above
-    :func:`rho_tables` in the source).
+    ``rho_tables`` in the source).
 
     Examples
     --------
