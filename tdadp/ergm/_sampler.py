@@ -201,7 +201,7 @@ class ERGMChain:
     ----------
     A : graph on n nodes
         The starting graph: an adjacency matrix (dense or sparse, binary, symmetric, zero
-        diagonal), a networkx graph or an edge list (see :func:`as_network`).
+        diagonal), a networkx graph or an edge list (see ``as_network``).
     terms : ERGMTerms, formula string or sequence of terms
         See :func:`tdadp.ergm.parse_terms`.
     labels : array-like of shape (n,), DataFrame or dict of arrays, optional
@@ -502,7 +502,7 @@ def sample_ergm(statistics, theta, n_nodes=None, *, labels=None, start=None, n_s
         Node attributes for labelled terms (default: those of a networkx ``start``).
     start : graph, optional
         Starting graph of the chain, in any container of the input contract (see
-        :func:`as_network`).
+        ``as_network``).
     n_steps : int >= 0, optional
         MH steps; default :func:`default_steps` (20 per dyad).
     max_degree : int in [1, 2^53], optional
@@ -616,7 +616,7 @@ class ERGM(ParamsMixin, TransformerMixin, BaseEstimator):
         X : int, graph, or a sequence of them
             A node count (the chain starts at the empty graph) or a starting graph in any
             container of the input contract (dense or sparse adjacency matrix, networkx graph,
-            edge list; see :func:`as_network`). A networkx graph is one graph (its node labels
+            edge list; see ``as_network``). A networkx graph is one graph (its node labels
             are never node counts).
 
         Returns
