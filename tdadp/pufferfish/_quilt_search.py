@@ -17,7 +17,9 @@ Every chain scale (and the composition of releases) is one search: the influence
 quilts indexed by their distances a, b (:class:`InfluenceTables`), an objective of a quilt's
 influence and card(X_N) minimized at each node (:class:`Objective`), and the largest of these
 minima over the nodes (:func:`search`, :func:`search_built`). Numbers of nodes are 1-based
-(X_1 is the first node), as in the paper.
+(X_1 is the first node), as in the paper. The documentation's theory page
+docs/theory/markov_quilts.rst (the site's theory/markov_quilts.html) states these bounds with
+the code that computes them.
 """
 
 from __future__ import annotations
