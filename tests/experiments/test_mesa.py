@@ -1,9 +1,12 @@
 """The Faux Mesa High study's tables: long form, errors about the non-private fit, the thesis."""
 
+import csv
+import json
 import math
 
 import pytest
 
+from tdadp.cli import main
 from tdadp.pipelines import mesa
 
 
@@ -67,3 +70,17 @@ def test_points_cover_every_method_and_the_decay_scan():
     assert methods.count("restricted") == len(config["restricted_epsilons"])
     assert {"non-private", "local", "edgeflip", "decay-scan"} <= set(methods)
     assert sum(m == "decay-scan" for m in methods) == len(config["decay_scan"])
+
+
+def test_quick_run_writes_the_long_table_figure_and_provenance(tmp_path, capsys):
+    assert main(["run", "mesa", "--quick", "--out", str(tmp_path), "--no-progress"]) == 0
+    with open(tmp_path / "results.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert rows
+    assert set(rows[0]) >= {"method", "epsilon", "fit", "parameter", "estimate", "std_error"}
+    assert {r["parameter"] for r in rows} == set(mesa.PARAMETERS)
+    assert {"non-private", "restricted", "local", "edgeflip"} <= {r["method"] for r in rows}
+    assert all(math.isfinite(float(r["estimate"])) for r in rows)
+    assert (tmp_path / "mesa.png").stat().st_size > 10_000
+    prov = json.loads((tmp_path / "provenance.json").read_text())
+    assert prov["experiment"] == "mesa"
