@@ -46,6 +46,7 @@ exclude_patterns = [
     # sphinx-gallery's notebook downloads, not pages (myst-nb would read any .ipynb)
     "auto_examples/*.ipynb",
     "experiments/_tables",
+    "experiments/prose",  # Markdown taken from the README, included by the experiment pages
     "sg_execution_times.rst",
 ]
 
