@@ -237,7 +237,17 @@ def global_bound(name, decay):
     """
     if name == "altkstars":
         return 2 * Fraction(decay)
-    return Fraction(2 if name == "nodefactor" else 1)
+    if name in _GLOBAL_BOUNDS:
+        return Fraction(_GLOBAL_BOUNDS[name])
+    # A term without a proved bound must never get a default one: its release would be
+    # under-noised without anyone noticing.
+    raise ValueError(f"the term {name!r} has no global edge sensitivity bound in tdadp: it "
+                     "cannot be released with method='local'.")
+
+
+# Data-independent edge sensitivities of the terms that have one (altkstars scales with its
+# decay and is handled above).
+_GLOBAL_BOUNDS = {"edges": 1, "nodematch": 1, "nodefactor": 2, "nodemix": 1}
 
 
 def local_bound(name, decay, theta):

@@ -8,6 +8,7 @@ lookup in the table of all statistics.
 """
 
 import itertools
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -20,7 +21,7 @@ from tdadp.ergm import (
     truncate_max_degree,
     truncation_smooth_sensitivity,
 )
-from tdadp.ergm._sensitivity import exact_statistics, local_bound
+from tdadp.ergm._sensitivity import exact_statistics, global_bound, local_bound
 from tdadp.release import project_max_degree
 
 DECAYS = (1.0, 2.0, 5.0)
@@ -427,3 +428,13 @@ def test_thesis_node_altktwopaths_exhaustive_n7_in_H3():
     # Worst changes: 8 (gamma = 1 and 2), 8.6 (gamma = 5), against the thesis's 6
     # and the corrected 9.
     assert worst == pytest.approx({1.0: 8.0, 2.0: 8.0, 5.0: 8.6})
+
+
+def test_global_bound_refuses_terms_without_a_proved_bound():
+    assert global_bound("edges", float("nan")) == 1
+    assert global_bound("nodefactor", float("nan")) == 2
+    assert global_bound("altkstars", 1.5) == Fraction(3)
+    # gwdegree and the shared-partner terms have no data-independent bound: no default of 1
+    for name in ("gwdegree", "altktriangles", "altktwopaths", "no_such_term"):
+        with pytest.raises(ValueError, match="no global edge sensitivity bound"):
+            global_bound(name, 2.0)
