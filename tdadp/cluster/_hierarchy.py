@@ -103,15 +103,6 @@ def _labels_reference(merged, n_modes):
     return first[comp]
 
 
-def _find(parent, i):
-    root = i
-    while parent[root] != root:
-        root = parent[root]
-    while parent[i] != root:  # path compression
-        parent[i], i = root, parent[i]
-    return root
-
-
 @njit(nogil=True, cache=True)
 def _root(parent, i):  # pragma: no cover - compiled
     root = i
@@ -168,7 +159,7 @@ def _elder_reference(a, b, t, n_basins):
     parent = list(range(L))
     young = []
     for e in range(fa.size):
-        ra, rb = _find(parent, int(fa[e])), _find(parent, int(fb[e]))
+        ra, rb = _root.py_func(parent, int(fa[e])), _root.py_func(parent, int(fb[e]))
         y, o = (ra, rb) if ra > rb else (rb, ra)
         parent[y] = o
         young.append(y)
