@@ -31,6 +31,11 @@ from ._inference import (
     exchange_algorithm,
     population_exchange,
 )
+from ._lp_projection import (
+    LP_TERMS,
+    lp_sensitivity,
+    lp_statistic,
+)
 from ._posterior import ERGMPosterior
 from ._private import (
     ERGM_MECHANISMS,
@@ -92,6 +97,9 @@ __all__ = [
     "ergm_statistics_release",
     "truncate_max_degree",
     "truncation_smooth_sensitivity",
+    "LP_TERMS",
+    "lp_statistic",
+    "lp_sensitivity",
     "bayes_ergm",
     "exchange_algorithm",
     "population_exchange",
