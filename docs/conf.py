@@ -40,13 +40,12 @@ root_doc = "index"
 templates_path = ["_templates"]
 exclude_patterns = [
     "_build",
-    "README_front_page_draft.md",  # the proposed README, not a page of the site
     "examples",  # the gallery's sources: sphinx-gallery writes their pages to auto_examples/
     "**.ipynb_checkpoints",
     # sphinx-gallery's notebook downloads, not pages (myst-nb would read any .ipynb)
     "auto_examples/*.ipynb",
     "experiments/_tables",
-    "experiments/prose",  # Markdown taken from the README, included by the experiment pages
+    "experiments/prose",  # Markdown results prose, included by the experiment pages
     "sg_execution_times.rst",
 ]
 
