@@ -43,6 +43,7 @@ from ._private import (
 )
 from ._release import (
     ERGM_METHODS,
+    ERGM_PROJECTIONS,
     ERGMRelease,
     ERGMStatisticsRelease,
     ergm_statistics_release,
@@ -90,6 +91,7 @@ __all__ = [
     "ergm_exact_mean",
     "ERGM_LEVELS",
     "ERGM_METHODS",
+    "ERGM_PROJECTIONS",
     "THESIS_TABLE",
     "ERGMRelease",
     "ERGMStatisticsRelease",

@@ -11,6 +11,9 @@ Raskhodnikova, Smith 2007), calibrated to the bounds of :mod:`tdadp.ergm._sensit
   degree > k, :func:`~tdadp.ergm.truncate_max_degree`), add Cauchy noise scaled to a smooth
   upper bound of the local sensitivity of the truncated statistic: eps-node-DP on *every*
   graph;
+- ``level="node", projection="lp"``: the flow or LP extension of edges, altktriangles and
+  altktwopaths (:func:`~tdadp.ergm.lp_statistic`, node sensitivity Delta on every graph)
+  plus Laplace noise of scale Delta/eps; other terms by truncation as above;
 - ``level="edge", method="local"``: no projection; release a private upper bound of a
   quantity of edge sensitivity 1 that bounds the local sensitivity (maximum shared partners,
   maximum degree), then the statistic with Laplace noise calibrated to that bound:
@@ -50,6 +53,7 @@ from ..release._counts import degrees
 from ..release._projection import project_max_degree
 from ..utils._params import RULES, Interval, Options
 from ..utils._random import OSRandom
+from ._lp_projection import LP_TERMS, lp_sensitivity, lp_statistic
 from ._sensitivity import (
     COUNT_TERMS,
     ERGM_LEVELS,
@@ -67,6 +71,7 @@ from ._terms import MAX_DEGREE_RULE, parse_terms, real_rule
 __all__ = [
     "ERGM_METHODS",
     "ERGM_NOISES",
+    "ERGM_PROJECTIONS",
     "ERGMRelease",
     "ERGMStatisticsRelease",
     "ergm_statistics_release",
@@ -78,6 +83,9 @@ ERGM_METHODS = ("restricted", "local")
 #: statistic by at most 3 RS).
 ERGM_NOISES = ("restricted", "thesis")
 _THESIS_FACTOR = 3
+#: Node-level maps onto H_k: naive truncation (every term) or the flow / LP extension
+#: (:data:`~tdadp.ergm.LP_TERMS`; the other terms are still truncated).
+ERGM_PROJECTIONS = ("truncation", "lp")
 
 # Edge level: the statistic of the projection, on all graphs.
 #
@@ -137,9 +145,11 @@ class ERGMRelease:
         Cauchy scale ``S*(x)/alpha`` depends on the data and is not released; recompute it
         for a latent x from ``meta["alpha"]``, ``meta["beta"]``, ``meta["sensitivity"]`` and
         ``meta["max_degree"]`` with :func:`~tdadp.ergm.truncation_smooth_sensitivity`.
-    kind : {"laplace", "cauchy"}
+        With ``projection="lp"`` the LP terms' fixed Laplace scales, NaN for the others.
+    kind : {"laplace", "cauchy", "mixed"}
         The noise's law (Laplace on a grid of ``2^-30`` scales, or standard Cauchy times the
-        scale).
+        scale; "mixed": a node-level release with ``projection="lp"`` whose LP terms have
+        Laplace noise, the others Cauchy).
     meta : dict
         ``method``, ``level``, ``max_degree``, ``statistic_names``, ``epsilon`` (the share of
         each statistic) and, per method: ``sensitivity``; ``alpha``, ``beta`` (node level);
@@ -234,6 +244,7 @@ class _Block:
     bound_offset: int = 0       # theta_hat's offset, in grid units
     epsilon_statistic: float = math.nan
     delta: float = 0.0
+    lp: bool = False            # node level: the flow / LP extension, Laplace noise
 
     @property
     def stop(self):
@@ -288,6 +299,14 @@ class ERGMStatisticsRelease(GraphRelease):
         projected statistic is not proven here to keep its H_k sensitivity on all graphs),
         since the factor 3 is the thesis's claim, not proven here for this projection.
         Other levels and methods take "restricted" only.
+    projection : {"truncation", "lp"}, default="truncation"
+        Node level: how a graph is mapped onto H_k. "truncation" isolates the nodes of degree
+        > k and adds Cauchy noise at a smooth bound (above); "lp" releases edges,
+        altktriangles and altktwopaths as their flow / LP extension
+        (:func:`~tdadp.ergm.lp_statistic`: node sensitivity
+        :func:`~tdadp.ergm.lp_sensitivity` on every graph, so Laplace noise of fixed scale;
+        eps-node-DP on all graphs) and the other terms (altkstars, labelled terms, which have
+        no LP extension) by truncation. Edge level takes "truncation" only (ignored there).
     bound_share : float in (0, 1), default=0.5
         With ``method="local"``, the part of a data-dependent statistic's budget spent on its
         sensitivity bound.
@@ -372,12 +391,14 @@ class ERGMStatisticsRelease(GraphRelease):
         "delta": [real_rule(Interval("real", 0, 1, "neither"))],
         "noise": [Options(*ERGM_NOISES)],
         "bound_share": [real_rule(Interval("real", 0, 1, "neither"))],
+        "projection": [Options(*ERGM_PROJECTIONS)],
         "labels": "no_validation",  # checked by parse_terms in fit
     }
 
     def __init__(self, statistics=("edges",), epsilon=1.0, level="edge", max_degree=None,
                  method="restricted", delta=1e-6, noise="restricted", bound_share=0.5,
-                 labels=None, random_state=None, n_jobs=None, accountant=None):
+                 labels=None, random_state=None, n_jobs=None, accountant=None,
+                 projection="truncation"):
         super().__init__(epsilon=epsilon, random_state=random_state, n_jobs=n_jobs,
                          accountant=accountant)
         self.statistics = statistics
@@ -388,12 +409,16 @@ class ERGMStatisticsRelease(GraphRelease):
         self.noise = noise
         self.bound_share = bound_share
         self.labels = labels
+        self.projection = projection
 
     def _calibrate(self, X):
         if self.noise == "thesis" and (self.level, self.method) != ("edge", "restricted"):
             raise ValueError(f"noise='thesis' (3 RS(H_k) / eps) is the edge-level restricted "
                              f"release's; level={self.level!r}, method={self.method!r} take "
                              "noise='restricted'.")
+        if self.projection == "lp" and self.level != "node":
+            raise ValueError("projection='lp' is the node-level release's (the flow / LP "
+                             "extension onto H_k); use level='node'.")
         if self.method == "local" and self.level == "node":
             raise ValueError("method='local' (private local sensitivity) is edge level only; "
                              "use level='node' with method='restricted' (truncation and "
@@ -472,6 +497,17 @@ class ERGMStatisticsRelease(GraphRelease):
                         mechanism=f"ERGMStatisticsRelease[{label}]", epsilon=eps_b,
                         unit="edge", sensitivity=sens, noise_scale=cal.scale,
                         restriction=restriction, effective_epsilon=min(eps_b, cal.epsilon)))
+                elif self.projection == "lp" and name in LP_TERMS:
+                    sens = lp_sensitivity(name, decay, k)
+                    self.sensitivity_[off:off + size] = sens
+                    cal = calibrate_noise(sens, eps_b, "laplace", integer=False)
+                    self.noise_scale_[off:off + size] = cal.scale
+                    block = _Block(name, decay, off, size, eps_b, sens, calibration=cal,
+                                   lp=True)
+                    components.append(PrivacyGuarantee(
+                        mechanism=f"ERGMStatisticsRelease[{label}, lp]", epsilon=eps_b,
+                        unit="node", sensitivity=sens, noise_scale=cal.scale,
+                        effective_epsilon=min(eps_b, cal.epsilon)))
                 else:
                     alpha = eps_b / 2
                     self._check_node_scale(sens, alpha, label)
@@ -508,7 +544,9 @@ class ERGMStatisticsRelease(GraphRelease):
             blocks.append(block)
         self.blocks_ = tuple(blocks)
         self.fitted_params_ = {"level": self.level, "method": self.method, "max_degree": k,
-                               "noise": self.noise}
+                               "noise": self.noise,
+                               "projection": self.projection if self.level == "node"
+                               else "truncation"}
         restriction = next((c.restriction for c in components if c.restriction), None)
         single = components[0] if len(components) == 1 else None
         return PrivacyGuarantee(
@@ -553,7 +591,13 @@ class ERGMStatisticsRelease(GraphRelease):
                 "sensitivity": self.sensitivity_.copy()}
         if level == "node":
             values = self._release_node(A, k, rng)
-            meta.update(alpha=self.alpha_.copy(), beta=self.beta_)
+            meta.update(alpha=self.alpha_.copy(), beta=self.beta_,
+                        projection=fitted["projection"])
+            n_lp = sum(b.lp for b in self.blocks_)
+            if n_lp:
+                # the LP blocks' Laplace scales are fixed (public); NaN for the Cauchy ones
+                kind = "laplace" if n_lp == len(self.blocks_) else "mixed"
+                return ERGMRelease(values, self.noise_scale_.copy(), kind, meta)
             return ERGMRelease(values, None, "cauchy", meta)
         if method == "restricted":
             exact = exact_statistics(project_max_degree(A, k), terms)
@@ -580,7 +624,9 @@ class ERGMStatisticsRelease(GraphRelease):
     def _release_node(self, A, k, rng):
         """The node-level release: statistics of the truncation ``T_k A`` plus Cauchy noise.
 
-        Each block gets ``f(T_k x) + (S*_beta(x) / alpha) Z``, S* the smooth bound of
+        A block of an LP term with ``projection="lp"`` gets its flow / LP extension plus
+        Laplace noise of its fixed scale (global node sensitivity: no smoothing). Each other
+        block gets ``f(T_k x) + (S*_beta(x) / alpha) Z``, S* the smooth bound of
         :func:`~tdadp.ergm.truncation_smooth_sensitivity` (its Notes prove it smooth), Z
         standard Cauchy.
 
@@ -604,7 +650,7 @@ class ERGMStatisticsRelease(GraphRelease):
         n = A.shape[0]
         for b in self.blocks_:
             # data-independent (n is public): refused before anything depends on the graph
-            if not math.isinf(b.alpha) and b.sensitivity > 0 and _log2_scale_bound(
+            if not b.lp and not math.isinf(b.alpha) and b.sensitivity > 0 and _log2_scale_bound(
                     b.sensitivity, b.alpha, self.beta_, n) > 1023.0:
                 raise ValueError(f"the fitted epsilon is too small for a node-level release on "
                                  f"{n} nodes: the Cauchy scale would leave float range. Fit "
@@ -613,6 +659,10 @@ class ERGMStatisticsRelease(GraphRelease):
         exact = exact_statistics(truncate_max_degree(A, k), self.terms_)
         factor = truncation_smooth_factor(degrees(A), k, self.beta_)
         for b in self.blocks_:
+            if b.lp:
+                term = b.name if b.name == "edges" else (b.name, b.decay)
+                values[b.start] = _laplace_exact(lp_statistic(A, term, k), b.calibration, rng)
+                continue
             value = np.array([float(v) for v in exact[b.start:b.stop]])
             if math.isinf(b.alpha):
                 values[b.start:b.stop] = value
@@ -641,7 +691,7 @@ class ERGMStatisticsRelease(GraphRelease):
 
 def ergm_statistics_release(A, statistics, epsilon, level="edge", max_degree=None,
                             method="restricted", delta=1e-6, bound_share=0.5, labels=None,
-                            random_state=None, noise="restricted"):
+                            random_state=None, noise="restricted", projection="truncation"):
     """Release noisy ERGM statistics of a graph (see :class:`ERGMStatisticsRelease`).
 
     Returns
@@ -661,4 +711,4 @@ def ergm_statistics_release(A, statistics, epsilon, level="edge", max_degree=Non
     return ERGMStatisticsRelease(
         statistics=statistics, epsilon=epsilon, level=level, max_degree=max_degree,
         method=method, delta=delta, noise=noise, bound_share=bound_share, labels=labels,
-        random_state=random_state).fit_transform(A)
+        random_state=random_state, projection=projection).fit_transform(A)

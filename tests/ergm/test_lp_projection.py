@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from tdadp.ergm import (
+    ERGMStatisticsRelease,
     ergm_restricted_sensitivity,
     ergm_statistics,
     lp_sensitivity,
@@ -124,3 +125,27 @@ def test_exact_where_all_ones_is_feasible_and_refusals():
         lp_statistic(K4, ("altkstars", 2.0), 3)
     with pytest.raises(ValueError, match="no LP extension"):
         lp_sensitivity("altkstars", 2.0, 3)
+
+
+def test_node_release_with_the_lp_projection():
+    rng = np.random.default_rng(0)
+    U = np.triu(rng.random((40, 40)) < 0.2, 1)
+    A = (U | U.T).astype(np.uint8)
+    stats = ["edges", ("altkstars", 2.0), ("altktriangles", 2.0)]
+    mech = ERGMStatisticsRelease(stats, epsilon=1.5, level="node", max_degree=5,
+                                 projection="lp", random_state=1).fit()
+    sens = [lp_sensitivity("edges", 2.0, 5), np.nan, lp_sensitivity("altktriangles", 2.0, 5)]
+    np.testing.assert_array_equal(np.isnan(mech.noise_scale_), [False, True, False])
+    np.testing.assert_allclose(mech.sensitivity_[[0, 2]], np.array(sens)[[0, 2]])
+    assert mech.guarantee_.unit == "node"
+    r = mech.transform(A)
+    assert r.kind == "mixed" and r.meta["projection"] == "lp"
+    # eps = inf: no noise, the extension's value itself (altkstars still truncated)
+    exact = ERGMStatisticsRelease(stats, epsilon=np.inf, level="node", max_degree=5,
+                                  projection="lp").fit_transform(A)
+    assert exact.values[0] == float(lp_statistic(A, "edges", 5))
+    assert exact.values[2] == pytest.approx(float(lp_statistic(A, stats[2], 5)), abs=1e-6)
+    assert exact.values[1] == pytest.approx(
+        ergm_statistics(truncate_max_degree(A, 5), [stats[1]])[0])
+    with pytest.raises(ValueError, match="node-level"):
+        ERGMStatisticsRelease(stats, level="edge", max_degree=5, projection="lp").fit()
