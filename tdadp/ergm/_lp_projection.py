@@ -150,7 +150,7 @@ def lp_statistic(A, statistic, max_degree):
     Raises
     ------
     ValueError
-        If the LP would exceed :data:`LP_MAX_WEDGES` wedges (before it is built), or if
+        If the LP would exceed ``LP_MAX_WEDGES`` wedges (before it is built), or if
         HiGHS's solution cannot be certified within the gap.
 
     Notes
