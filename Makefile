@@ -16,7 +16,7 @@ BENCH_STAMP := $(BENCH_VENV)/.tdadp-installed
 
 PYTEST_ARGS ?=
 
-EXPERIMENTS := shrinkage mechanisms convergence clustering realnets rates ergm pufferfish mesa
+EXPERIMENTS := shrinkage mechanisms convergence clustering realnets rates ergm pufferfish mesa ergm_node
 
 .PHONY: demo figures test lint test-slow test-all bench install clean docs
 
@@ -31,7 +31,7 @@ $(STAMP): pyproject.toml | $(PY)
 
 install: $(STAMP)
 
-# The end-to-end example, then quick versions of the nine experiments (within 3 minutes).
+# The end-to-end example, then quick versions of the ten experiments (within 3 minutes).
 demo: $(STAMP)
 	MPLBACKEND=Agg $(PY) pipelines/demo.py --out figures
 	@for e in $(EXPERIMENTS); do \

@@ -38,9 +38,10 @@ def _strip_time(rows):
 def test_list(capsys):
     assert main(["list"]) == 0
     out = capsys.readouterr().out
-    # mesa writes its table in long form: its quick run is tested in test_mesa.py
-    assert sorted(list_experiments()) == sorted([*EXPERIMENTS, "mesa"])
-    for name in [*EXPERIMENTS, "mesa"]:
+    # mesa and ergm_node write their tables in long form: their quick runs are tested in
+    # test_mesa.py and test_ergm_node.py
+    assert sorted(list_experiments()) == sorted([*EXPERIMENTS, "mesa", "ergm_node"])
+    for name in [*EXPERIMENTS, "mesa", "ergm_node"]:
         assert name in out
 
 
