@@ -136,7 +136,7 @@ def lp_statistic(A, statistic, max_degree):
     Parameters
     ----------
     A : adjacency matrix (dense binary array or scipy sparse)
-    statistic : "edges", or ("altktriangles" | "altktwopaths", decay)
+    statistic : "edges", ("altktriangles", decay) or ("altktwopaths", decay)
     max_degree : int >= 1
         k.
 
@@ -151,7 +151,9 @@ def lp_statistic(A, statistic, max_degree):
     ------
     ValueError
         If the LP would exceed ``LP_MAX_WEDGES`` wedges (before it is built), or if
-        HiGHS's solution cannot be certified within the gap.
+        HiGHS's solution cannot be certified within the gap. Both depend on the graph: in a
+        release they come after the budget is charged, and the error says no more than
+        which limit was hit.
 
     Notes
     -----
@@ -182,7 +184,7 @@ def lp_statistic(A, statistic, max_degree):
     feasible: ``load_v = sum_{p at v} phi(L_p) + (wedges centred at v)`` is at most
     ``k phi(k - 1) + C(k, 2)`` for k-triangles and ``sum_{w in N(v)} (d_w - 1) + C(k, 2) <=
     3k(k - 1)/2`` for k-two-paths (``phi(L) <= L``): exactly the H_k bounds' proofs
-    (:func:`~tdadp.ergm._sensitivity.restricted_bound`). So the LP equals f on H_k.
+    (``restricted_bound`` in tdadp.ergm._sensitivity). So the LP equals f on H_k.
 
     Sensitivity on all graphs. A solution of G' is one of G (v's pairs and wedges at 0; L_p
     only grows), so ``LP(G) >= LP(G')``. From an optimal solution of G, drop the pairs at v
