@@ -82,7 +82,7 @@ CONFIG = {
     "n_nodes": 300,
     "models": [1, 2, 3],
     # the parameterisation and the decays of the k-stars (decay), k-triangles and k-two-paths
-    # of the runs, in that convention (chosen by the scan: see the README)
+    # of the runs, in that convention (chosen by the scan: see docs/experiments/prose/ergm.md)
     "parts": ["scan", "profile", "networks", "fit"],
     "convention": "negstar",
     "decay": 1.65,

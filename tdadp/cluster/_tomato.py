@@ -404,7 +404,7 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
     several of gudhi's fits), whatever else is made faster. Give ``metric``, ``k``,
     ``density_k`` and ``subspace`` to skip the selection. The automatic count adds
     ``n_bootstrap`` weighted densities and merge trees per metric tried, on ``n_jobs``
-    threads. Measured times: README and ``benchmarks/``.
+    threads. Measured times: the documentation's speed page (``make bench``).
 
     The merge tree is built once with tau = infinity and cut afterwards; for any tau its cut
     gives the clusters of the thresholded algorithm of [1]_ (one cluster per mode of

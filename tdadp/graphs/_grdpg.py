@@ -337,7 +337,7 @@ def sample_grdpg(X, signature=None, sparsity=1.0, random_state=None, sparse=Fals
     the same result (``tdadp.graphs._grdpg.sample_packed_block``, which the Dask recipe runs
     on its workers); a compiled kernel compares the block's uniforms with the probabilities
     computed on the fly (numpy's uniforms are half the cost). Peak memory is the packed graph
-    plus the blocks in flight; measured times are in the README and ``benchmarks/``.
+    plus the blocks in flight; measured times: the documentation's speed page (``make bench``).
 
     References
     ----------
