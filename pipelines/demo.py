@@ -53,6 +53,11 @@ def run(n_nodes=1000, epsilons=(np.inf, 2.0, 1.0, 0.5), seed=0, out=Path("figure
             ax.set_aspect("equal")
             label = "adjusted" if adjusted else "plain"
             ax.set_title(f"eps = {eps:g}, {label}", fontsize=9)
+            if i == 1:
+                ax.set_xlabel("embedding coordinate 1 (aligned to the latent positions)",
+                              fontsize=7)
+            if j == 0:
+                ax.set_ylabel("embedding coordinate 2", fontsize=8)
             rows.append((eps, pi, label, radius(aligned), expected))
     fig.suptitle(f"ASE of an edgeFlip release of a latent-circle RDPG (n = {n_nodes}); "
                  "dashed: theory", fontsize=10)
