@@ -332,3 +332,18 @@ def test_readme_your_own_network_runs(polbooks, tmp_path, monkeypatch, capsys):
     assert (python_dir / "release.csv.json").is_file()
     assert (python_dir / "clusters.png").stat().st_size > 0
     assert "clusters; significant:" in capsys.readouterr().out
+
+
+def test_readme_real_network_example_prints_what_it_says(capsys):
+    # The front page's first example: it must run as written and print the ARI its comment
+    # states for its seed.
+    pytest.importorskip("networkx")
+    text = README.read_text(encoding="utf-8")
+    start = text.index("\n## A real network, released and clustered\n")
+    section = text[start:text.index("\n## ", start + 1)]
+    (code,) = re.findall(r"```python\n(.*?)```", section, re.S)
+    claimed = re.search(r"'ari': (\d\.\d+)\.\.\.", code)
+    assert claimed, "the example's comment states the ARI it prints"
+    exec(compile(code, str(README) + ":A real network", "exec"), {"__name__": "readme"})
+    printed = re.search(r"'ari': (?:np\.float64\()?([0-9.]+)", capsys.readouterr().out)
+    assert printed and printed.group(1).startswith(claimed.group(1)), (printed, claimed)
