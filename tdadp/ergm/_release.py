@@ -266,7 +266,10 @@ class ERGMStatisticsRelease(GraphRelease):
       (:func:`~tdadp.ergm.truncate_max_degree`) plus Cauchy noise of scale
       ``S*(x)/alpha``, S* the smooth bound of
       :func:`~tdadp.ergm.truncation_smooth_sensitivity`: eps-node DP on all graphs
-      (neighbours: one graph is the other with one node's edges removed).
+      (neighbours: one graph is the other with one node's edges removed). With
+      ``projection="lp"``, edges, altktriangles and altktwopaths are instead their flow / LP
+      extension (:func:`~tdadp.ergm.lp_statistic`) plus Laplace noise at its global node
+      sensitivity.
     - ``level="edge", method="local"``: the statistics themselves; altktriangles and
       altktwopaths with Laplace noise calibrated to a released upper bound of their local
       sensitivity, the others to their global sensitivity: (eps, delta)-edge DP on all
