@@ -189,7 +189,8 @@ def write_experiment_tables(app, config):
     # Tables the experiments write themselves, shown as they are (numbers formatted).
     for name, path in (("pufferfish_summary", "pufferfish/pufferfish_summary.csv"),
                        ("mesa_table", "mesa/mesa_table.csv"),
-                       ("mesa_decay_scan", "mesa/decay_scan.csv")):
+                       ("mesa_decay_scan", "mesa/decay_scan.csv"),
+                       ("ergm_node_claim", "ergm_node/claim.csv")):
         _write_table(name, pd.read_csv(fig / path))
     slopes = fig / "convergence" / "convergence_slopes.csv"
     if slopes.exists():
