@@ -442,15 +442,17 @@ def bayes_ergm(statistics, *, graph=None, observation=None, n_nodes=None, labels
         see ``latent_start``); default :func:`tdadp.ergm.default_steps` (20 per dyad).
     latent_start : {"match", "density"}, default="match"
         Private inference from released statistics: where each latent chain starts.
-        "match": ``latent_burn_in`` steps weighted by a sharp Laplace likelihood of the
-        released values (scale 1) build a graph with the released statistics, then
-        ``latent_burn_in`` steps at ``theta0`` if given, else at the pseudo-posterior mode at
-        that graph, under the release's own likelihood. "density": ``latent_burn_in`` steps
-        from the empty graph at ``theta0`` if given, else at the edges-only model matching
-        the released density (the earlier behaviour: the latent graph starts without
-        triangles and, with a triangle term, can stay so; see the module documentation).
-        An edgeFlip release always starts at the release (or the empty graph) and burns in
-        as "density" does.
+        "match": five rounds, each of ``2 latent_burn_in / 5`` MH steps targeting the model
+        at the current theta times a Laplace likelihood of the released values at scale 1
+        (statistics not released are free), then theta moved to the pseudo-posterior mode
+        at the graph; the graph ends with about the released statistics and theta at its
+        pseudo-posterior mode, and the chain burns in ``latent_burn_in`` steps there under
+        the release's own likelihood. "density": ``latent_burn_in`` steps from the empty
+        graph at the edges-only model matching the released density (the earlier
+        behaviour: with a triangle term the latent graph can stay triangle-free for the
+        whole run; see the module documentation). Given ``theta0``, or for an edgeFlip
+        release, the chain burns in at ``theta0`` (or the edges-only model) as "density"
+        does.
     prior_mean : array-like of shape (p,), default zeros
     prior_cov : float, array-like of shape (p,) or (p, p), default 100 I
         The Gaussian prior N(prior_mean, prior_cov) (Bergm's default).

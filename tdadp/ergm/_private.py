@@ -27,7 +27,7 @@ from ..utils._output import is_dataframe
 from ..utils._params import RULES, Interval, Options, ParamsMixin, Rule, check_param
 from ..utils._random import item_streams, stage_tag
 from ._formula import graph_attributes
-from ._inference import bayes_ergm
+from ._inference import LATENT_STARTS, bayes_ergm
 from ._release import ERGM_NOISES, ERGMRelease, ERGMStatisticsRelease
 from ._sampler import Observation, as_network
 from ._terms import MAX_COUNT, MAX_DEGREE_RULE, int_rule, parse_terms, real_rule
@@ -106,6 +106,11 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
     joint_moves : bool, default=True
         Private inference: besides Goldberg's alternation of latent-network and exchange
         updates, move ``(theta, x)`` jointly each iteration (see :func:`bayes_ergm`).
+    latent_start : {"match", "density"}, default="match"
+        Private inference from released statistics: start each latent network at a graph
+        with the released statistics and theta at its pseudo-posterior mode ("match"), or
+        from the empty graph at the edges-only model ("density", which can leave a model
+        with a triangle term triangle-free; see :func:`bayes_ergm`).
     prior_mean, prior_cov : array-like, optional
         Gaussian prior (default N(0, 100 I), Bergm's).
     random_state : None, int, numpy.random.Generator, SeedSequence or "secure"
@@ -179,6 +184,7 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
         "latent_steps": [None, int_rule(1, MAX_COUNT)],
         "n_chains": [None, int_rule(1, MAX_COUNT)],
         "joint_moves": ["boolean"],
+        "latent_start": [Options(*LATENT_STARTS)],
         "prior_mean": [None, tuple, list, np.ndarray],
         "prior_cov": [None, tuple, list, np.ndarray],
         "random_state": ["secure_random_state"],
@@ -191,8 +197,8 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
                  mechanism="restricted", labels=None, delta=1e-6, noise="restricted",
                  method="exchange", n_iter=None, burn_in=None, aux_steps=None,
                  latent_steps=None, n_chains=None,
-                 joint_moves=True, prior_mean=None, prior_cov=None, random_state=None,
-                 n_jobs=None, accountant=None, verbose=False):
+                 joint_moves=True, latent_start="match", prior_mean=None, prior_cov=None,
+                 random_state=None, n_jobs=None, accountant=None, verbose=False):
         self.statistics = statistics
         self.epsilon = epsilon
         self.level = level
@@ -208,6 +214,7 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
         self.latent_steps = latent_steps
         self.n_chains = n_chains
         self.joint_moves = joint_moves
+        self.latent_start = latent_start
         self.prior_mean = prior_mean
         self.prior_cov = prior_cov
         self.random_state = random_state
@@ -250,7 +257,8 @@ class PrivateERGM(ParamsMixin, BaseEstimator):
         return bayes_ergm(
             terms_input, graph=graph, observation=observation,
             n_nodes=None if graph is not None else n, labels=labels, max_degree=max_degree,
-            method=self.method, joint_moves=self.joint_moves, random_state=seed,
+            method=self.method, joint_moves=self.joint_moves,
+            latent_start=self.latent_start, random_state=seed,
             n_jobs=self.n_jobs, verbose=self.verbose, **options)
 
     def _store(self, posterior, release, guarantee, n):
