@@ -105,7 +105,7 @@ CONFIG = {
     "epsilons": [1.0, 3.0],
     "delta": 1e-6,
     # parameter recovery
-    "runs": 5,
+    "runs": 10,
     "chains": 3,
     "prior_variance": 50.0,
     "fit_iter": 400,
