@@ -26,10 +26,11 @@ alternating k-triangles, tdadp's ``altktriangles(e^decay)``). Fits:
 
 Each private fit is a fresh release and posterior (``replicates`` fits per method). Every fit
 runs the exchange algorithm with ``aux_steps`` MH steps an auxiliary draw, the library's
-default of 5 per dyad (104,550 here): shorter draws start at the current latent graph and
-barely leave it, which biases the triangle parameter (on a 100-node edges + k-triangles
-model at eps 20, 5 steps a dyad left it at 0.51 against a non-private 1.18; 20 a dyad gave
-1.29). A latent-network update takes ``latent_steps`` steps. Each private chain starts where
+default of 5 per dyad (104,550 here), not the earlier run's 20,000 (about 1 a dyad): a
+draw starts at the current latent graph, a short one barely leaves it, and that biases the
+triangle parameter (on a 100-node edges + k-triangles model at eps 20: 0.51 and 1.05 over
+two seeds at 5 steps a dyad, 1.29 at 20, non-private 1.18). A latent-network update takes
+``latent_steps`` steps. Each private chain starts where
 the library's matched start puts it (a latent graph with the released statistics and theta
 its pseudo-posterior mode; see :func:`tdadp.ergm.bayes_ergm`'s ``latent_start``): from the
 empty graph the latent network stayed triangle-free and the triangle parameter fell to -2
