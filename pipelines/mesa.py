@@ -333,9 +333,16 @@ def make_figures(rows, config, out_dir, formats):
     n_priv = max([sum(1 for r in long if r["method"] == m and r["epsilon"] == e
                       and r["parameter"] == PARAMETERS[0]) for m, e in groups
                   if m != "non-private"] or [0])
-    ess = [r["min_ess"] for r in fits if r["method"] in _MECHANISM and "min_ess" in r]
-    mixing = (f"; private fits' smallest ESS {min(ess):.0f}-{max(ess):.0f} of "
-              f"{config['private_iter']} draws (median {np.median(ess):.0f})" if ess else "")
+    ess = np.array([r["min_ess"] for r in fits if r["method"] in _MECHANISM
+                    and "min_ess" in r], dtype=float)
+    # A chain that never accepted a move has no ESS (its draws are constant): counted apart.
+    frozen = int(np.isnan(ess).sum())
+    ess = ess[~np.isnan(ess)]
+    mixing = (f"; private fits' smallest ESS {ess.min():.0f}-{ess.max():.0f} of "
+              f"{config['private_iter']} kept draws (median "
+              f"{np.median(ess):.0f})" if ess.size else "")
+    if frozen:
+        mixing += f", {frozen} fit(s) whose chain never moved"
     fig.suptitle(f"Faux Mesa High, {formula(config['decay'])}: {n_priv} private fit(s) per method "
                  f"(thesis: 25), restricted k = {config['max_degree']}, prior N(0, "
                  f"{config['prior_variance']:g} I){mixing}", fontsize=9)
