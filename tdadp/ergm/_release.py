@@ -53,6 +53,7 @@ from ..release._counts import degrees
 from ..release._projection import project_max_degree
 from ..utils._params import RULES, Interval, Options
 from ..utils._random import OSRandom
+from ._formula import graph_attributes
 from ._lp_projection import LP_TERMS, lp_sensitivity, lp_statistic
 from ._sensitivity import (
     COUNT_TERMS,
@@ -313,8 +314,9 @@ class ERGMStatisticsRelease(GraphRelease):
     bound_share : float in (0, 1), default=0.5
         With ``method="local"``, the part of a data-dependent statistic's budget spent on its
         sensitivity bound.
-    labels : array-like of shape (n_nodes,), optional
-        Node labels (public) for the labelled terms.
+    labels : array-like of shape (n_nodes,), DataFrame or dict, optional
+        Node labels (public) for the labelled terms, or attributes by name. None: the node
+        attributes of the networkx graph given to :meth:`fit`, if it is one.
     random_state : None, int, numpy.random.Generator, SeedSequence or "secure"
     n_jobs : int, optional
         Graphs of a batch released in parallel (threads); results do not depend on it.
@@ -431,7 +433,9 @@ class ERGMStatisticsRelease(GraphRelease):
                              "hold on graphs of maximum degree at most k).")
         if self.method == "local" and self.max_degree is not None:
             raise ValueError("method='local' projects nothing: max_degree must be None.")
-        self.terms_ = parse_terms(self.statistics, self.labels)
+        # A networkx graph carries its public node attributes, as PrivateERGM reads them.
+        labels = self.labels if self.labels is not None else graph_attributes(X)
+        self.terms_ = parse_terms(self.statistics, labels)
         if "gwdegree" in self.terms_.names:
             raise ValueError("gwdegree has no sensitivity bound in tdadp yet: it cannot be "
                              "released (it is offered for sampling and non-private fits).")
@@ -451,6 +455,18 @@ class ERGMStatisticsRelease(GraphRelease):
                         raise ValueError(f"labels cover {self.terms_.labels.shape[0]} nodes, "
                                          f"a graph has {A.shape[0]}.")
         return self._guarantee()
+
+    def fit_transform(self, X, y=None):
+        """Fit, then release ``X``; with ``labels=None`` a networkx graph's node attributes
+        serve the labelled terms (read at fit, as :meth:`fit` given the graph does).
+
+        Returns
+        -------
+        The same as :meth:`transform`.
+        """
+        if self.labels is None and graph_attributes(X) is not None:
+            return self.fit(X).transform(X)
+        return super().fit_transform(X, y)
 
     def _guarantee(self):
         """Calibrate every term's block to its share of the budget; return the guarantee.

@@ -328,3 +328,25 @@ def test_release_contract(kwargs):
     tags = est.__sklearn_tags__()
     # A sample is one whole graph, not a row of a kernel (no pairwise tag).
     assert not tags.non_deterministic and tags.input_tags.sparse and not tags.input_tags.pairwise
+
+
+def test_networkx_attributes_serve_labelled_terms():
+    # A networkx graph carries its public node attributes: the release reads them by name, as
+    # PrivateERGM and ergm_statistics do, and releases the same statistics as given labels.
+    from tdadp.datasets import load_faux_mesa_high
+    from tdadp.ergm import ergm_statistics_release
+    from tdadp.ergm._formula import graph_attributes
+    G = load_faux_mesa_high()
+    model = "edges + nodematch('Sex', diff=TRUE) + nodematch('Race')"
+    read = ergm_statistics_release(G, statistics=model, epsilon=2.0, max_degree=15,
+                                   random_state=0)
+    given = ergm_statistics_release(G, statistics=model, epsilon=2.0, max_degree=15,
+                                    labels=graph_attributes(G), random_state=0)
+    assert read.meta["statistic_names"] == ("edges", "nodematch.Sex.F", "nodematch.Sex.M",
+                                            "nodematch.Race")
+    np.testing.assert_array_equal(read.values, given.values)
+    # a plain adjacency matrix has no attributes: the labelled term still asks for them
+    import networkx as nx
+    with pytest.raises(ValueError, match="attributes by name"):
+        ergm_statistics_release(nx.to_scipy_sparse_array(G), statistics=model, epsilon=2.0,
+                                max_degree=15, random_state=0)
