@@ -584,7 +584,7 @@ def bayes_ergm(statistics, *, graph=None, observation=None, n_nodes=None, labels
             for rng in streams:
                 chain = base.copy()
                 theta_h = theta_burn
-                if match and theta0 is None:
+                if match:
                     theta_h = _match_release(chain, observation, theta_burn, prior_mean,
                                              prior_prec, latent_burn_in, rng,
                                              progress if verbose else None)
