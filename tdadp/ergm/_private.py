@@ -49,6 +49,13 @@ def _observation(release):
         meta = release.meta
         if release.kind == "laplace":
             return Observation.laplace(release.values, release.scales)
+        if release.kind == "mixed":
+            # No observation model mixes fixed-scale Laplace and smooth-Cauchy blocks yet.
+            raise ValueError("this node-level release mixes Laplace noise (its flow / LP "
+                             "terms) with smooth-Cauchy noise (its truncated terms); "
+                             "inference from such a release is not offered: release only "
+                             "LP terms (edges, altktriangles, altktwopaths) with "
+                             "projection='lp', or every term with projection='truncation'.")
         sens = np.broadcast_to(np.asarray(meta["sensitivity"], dtype=float),
                                release.values.shape)
         alpha = np.broadcast_to(np.asarray(meta["alpha"], dtype=float), release.values.shape)

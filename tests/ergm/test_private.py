@@ -165,3 +165,25 @@ def test_karate_club_factions_are_homophilous():
     est.fit(A, y=clubs)
     assert est.credible_interval_[1, 0] > 0.5
     assert est.credible_interval_[2, 0] > 0.0  # and transitive beyond homophily
+
+
+def test_node_level_lp_releases_in_fit_release():
+    # An all-LP node-level release has fixed Laplace scales: fit_release conditions on it
+    # (the model restricted to H_k, where the LP extension is the statistic). A release that
+    # mixes LP terms with truncated ones has no observation model: refused, saying why.
+    A = sample_ergm(["edges", ("altktriangles", 2.0)], [-3.0, 0.5], n_nodes=30,
+                    random_state=0)
+    lp = ERGMStatisticsRelease(["edges", ("altktriangles", 2.0)], epsilon=2.0, level="node",
+                               max_degree=5, projection="lp", random_state=0).fit_transform(A)
+    assert lp.kind == "laplace"
+    est = PrivateERGM(["edges", ("altktriangles", 2.0)], epsilon=2.0, level="node",
+                      max_degree=5, n_iter=20, burn_in=5, aux_steps=100,
+                      random_state=0).fit_release(lp, n_nodes=30)
+    assert est.posterior_.shape == (20, 2)
+    mixed = ERGMStatisticsRelease(["edges", ("altkstars", 2.0)], epsilon=2.0, level="node",
+                                  max_degree=5, projection="lp",
+                                  random_state=0).fit_transform(A)
+    assert mixed.kind == "mixed"
+    with pytest.raises(ValueError, match="mixes Laplace noise"):
+        PrivateERGM(["edges", ("altkstars", 2.0)], epsilon=2.0, level="node", max_degree=5,
+                    n_iter=20, burn_in=5, aux_steps=100).fit_release(mixed, n_nodes=30)
