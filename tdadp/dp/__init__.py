@@ -6,6 +6,9 @@
 - :func:`compose`: sequential composition of guarantees.
 - :class:`BudgetAccountant`: a total (eps, delta) that the releases of every mechanism given
   ``accountant=`` spend, refusing (:class:`BudgetError`) a release past it.
+- Flip rates: :func:`flip_probability` (edgeFlip), :func:`laplace_flip_probability`, the
+  rate a mechanism implements (:func:`implemented_rate`) and the loss of a rate
+  (:func:`rate_epsilon`), by which every randomized-response guarantee is checked.
 - Exact noise: :func:`calibrate_noise` and :func:`add_noise` (discrete Laplace on a rational
   grid, so no floating-point shortcut leaks), on the integer samplers
   :func:`bernoulli_exp`, :func:`geometric_exp` and :func:`discrete_laplace` (Canonne, Kamath,
@@ -32,6 +35,14 @@ from ._noise import (
     add_noise,
     calibrate_noise,
 )
+from ._rates import (
+    RANDOMIZED_RESPONSE_RATES,
+    RATE_GRID,
+    flip_probability,
+    implemented_rate,
+    laplace_flip_probability,
+    rate_epsilon,
+)
 from ._sampling import (
     bernoulli_exp,
     discrete_laplace,
@@ -54,4 +65,10 @@ __all__ = [
     "geometric_exp",
     "discrete_laplace",
     "rational_scale",
+    "RANDOMIZED_RESPONSE_RATES",
+    "RATE_GRID",
+    "flip_probability",
+    "laplace_flip_probability",
+    "implemented_rate",
+    "rate_epsilon",
 ]
