@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
+import reprlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -34,7 +36,62 @@ __all__ = [
     "ParamsMixin",
     "validate_params",
     "check_param",
+    "short_repr",
 ]
+
+
+# Quoted input in a message is capped, as read_edgelist quotes a bad line: a message is
+# logged and shown, and the value can be a 100,000-character string or a million-item list.
+QUOTE_LIMIT = 80
+
+_REPR = reprlib.Repr()
+_REPR.maxstring = _REPR.maxother = _REPR.maxlong = QUOTE_LIMIT // 2
+
+
+def short_repr(value, limit=QUOTE_LIMIT):
+    """``repr(value)`` in at most about ``limit`` characters, to quote input in a message.
+
+    A longer string keeps its first ``limit`` characters and says how long it was (as
+    :func:`tdadp.io.read_edgelist` quotes a bad line); a container shows its first few
+    items and its length; a numpy array its summary on one line. Computing it never costs
+    more than the value's own repr, and never fails (an int too long to print is named by
+    its size).
+
+    Parameters
+    ----------
+    value : object
+    limit : int, default=80
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from tdadp.utils._params import short_repr
+    >>> short_repr("x" * 100_000, limit=5)
+    "'xxxxx'... (100,000 characters)"
+    >>> short_repr(list(range(1000)))
+    '[0, 1, 2, 3, 4, 5, ...] (1,000 items)'
+    """
+    if isinstance(value, (str, bytes)):
+        if len(value) <= limit:
+            return repr(value)
+        unit = "characters" if isinstance(value, str) else "bytes"
+        return f"{value[:limit]!r}... ({len(value):,} {unit})"
+    try:
+        text = _REPR.repr(value)
+    except Exception:  # a repr that fails must not replace the error being reported
+        if isinstance(value, numbers.Integral):  # beyond the interpreter's digit limit
+            return f"an int of {int(value).bit_length():,} bits"
+        return f"a {type(value).__name__}"
+    text = re.sub(r"\s*\n\s*", " ", text)  # numpy prints arrays over several lines
+    if len(text) > limit:
+        text = text[:limit] + "..."
+    shown = _REPR.maxdict if isinstance(value, dict) else _REPR.maxlist
+    if isinstance(value, (list, tuple, set, frozenset, dict)) and len(value) > shown:
+        text += f" ({len(value):,} items)"
+    return text
 
 
 class InvalidParameterError(ValueError, TypeError):
@@ -203,7 +260,7 @@ def check_param(value, constraints, name, owner=None):
         return value
     must = " or ".join(str(rule) for rule in rules)
     where = f"The {name!r} parameter of {owner}" if owner else f"{name}"
-    raise InvalidParameterError(f"{where} must be {must}; got {value!r}.")
+    raise InvalidParameterError(f"{where} must be {must}; got {short_repr(value)}.")
 
 
 def validate_params(constraints, params, owner):

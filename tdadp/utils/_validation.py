@@ -20,7 +20,7 @@ import warnings
 import numpy as np
 import scipy.sparse as sp
 
-from ._params import Options, check_param
+from ._params import Options, check_param, short_repr
 
 __all__ = [
     "check_epsilon",
@@ -45,7 +45,7 @@ _SCAN_BYTES = 1 << 25
 def check_epsilon(epsilon, name="epsilon", *, allow_zero=True, allow_inf=True):
     """A privacy budget as a float, or a ValueError naming what is wrong."""
     if isinstance(epsilon, bool) or not isinstance(epsilon, (numbers.Real, np.floating)):
-        raise ValueError(f"{name} must be a real number, got {epsilon!r}.")
+        raise ValueError(f"{name} must be a real number, got {short_repr(epsilon)}.")
     eps = float(epsilon)
     if np.isnan(eps):
         raise ValueError(f"{name} is NaN; it must be a number in [0, inf].")
@@ -64,14 +64,14 @@ def check_epsilon_array(epsilon):
     if np.isnan(eps).any():
         raise ValueError("epsilon is NaN; it must be a number in [0, inf].")
     if (eps < 0).any():
-        raise ValueError(f"epsilon must be non-negative, got {epsilon!r}.")
+        raise ValueError(f"epsilon must be non-negative, got {short_repr(epsilon)}.")
     return eps
 
 
 def check_probability(p, name):
     """A probability in [0, 1] as a float."""
     if isinstance(p, bool) or not isinstance(p, (numbers.Real, np.floating)):
-        raise ValueError(f"{name} must be a real number in [0, 1], got {p!r}.")
+        raise ValueError(f"{name} must be a real number in [0, 1], got {short_repr(p)}.")
     p = float(p)
     if not 0.0 <= p <= 1.0:  # also rejects NaN
         raise ValueError(f"{name} must lie in [0, 1], got {p}.")
@@ -80,9 +80,9 @@ def check_probability(p, name):
 
 def check_positive_int(value, name, minimum=1):
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"{name} must be an integer, got {value!r}.")
+        raise ValueError(f"{name} must be an integer, got {short_repr(value)}.")
     if value < minimum:
-        raise ValueError(f"{name} must be at least {minimum}, got {value}.")
+        raise ValueError(f"{name} must be at least {minimum}, got {short_repr(value)}.")
     return int(value)
 
 
