@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, fields
 
-from ..utils._params import Interval, check_param
+from ..utils._params import Interval, check_param, short_repr
 from ._bounds import posterior_bound, power_bound
+from ._rates import RANDOMIZED_RESPONSE_RATES, implemented_rate, rate_epsilon
 
 __all__ = ["PrivacyGuarantee"]
 
@@ -21,6 +23,17 @@ _NONNEGATIVE = Interval("real", 0, math.inf, "both")
 # nesting guarantees 100,000 levels deep) before it recurses or fills memory.
 MAX_DEPTH = 16
 MAX_COMPONENTS = 100_000
+
+# What compose() names a composition of k releases.
+_COMPOSITION = re.compile(r"composition of ([0-9]+) releases")
+# compose() sums its items in the order they were grouped (a composition of compositions adds
+# the inner totals first), so a total re-derived from the flat components may differ from the
+# stated one by the rounding of a sum of at most MAX_COMPONENTS terms, far below this.
+_SUM_RTOL = 1e-9
+# Inconsistencies quoted in one message (a composition of many releases can have many).
+_SHOWN = 5
+# A value read from a file is quoted at most this long (several can be in one message).
+_QUOTE = 40
 
 
 class NotAGuarantee(ValueError):
@@ -224,6 +237,61 @@ class PrivacyGuarantee:
 
         return build(data)
 
+    def check_consistent(self):
+        """Check that the guarantee is the one its mechanism states, re-deriving every field.
+
+        A guarantee read back from a file (a release's sidecar, a packed file's header) is
+        trusted only if its numbers agree: an epsilon edited without its flip rate would
+        make the release look more private than it is, and the privacy-adjusted embedding
+        correct for a rate the release does not have. The guarantees a graph release carries
+        are checked:
+
+        - randomized response on every dyad (a mechanism of
+          :data:`~tdadp.dp.RANDOMIZED_RESPONSE_RATES`: EdgeFlip, LaplaceFlip): unit "edge",
+          local, dyad-independent, the flip rate the mechanism implements at ``epsilon``
+          (:func:`~tdadp.dp.implemented_rate` of its ideal rate), ``effective_epsilon`` the
+          smaller of ``epsilon`` and the loss of that rate (:func:`~tdadp.dp.rate_epsilon`),
+          and no sensitivity, noise scale, restriction, delta or components;
+        - their compositions (:func:`~tdadp.dp.compose`): named ``"composition of k
+          releases"`` with k components, each checked, all of the composition's unit,
+          definition and restriction; epsilon, effective_epsilon and delta their totals as
+          compose computes them (up to the rounding of a sum); local only if every
+          component is.
+
+        Any other mechanism is refused: its numbers cannot be re-derived here, so they are
+        not trusted.
+
+        Returns
+        -------
+        self : PrivacyGuarantee
+
+        Raises
+        ------
+        ValueError
+            Naming each field that disagrees, with the value stated and the value derived
+            (the first few, and how many in all), or the mechanism that cannot be checked.
+
+        Examples
+        --------
+        >>> from tdadp import EdgeFlip
+        >>> from tdadp.dp import PrivacyGuarantee
+        >>> g = EdgeFlip(2.0).fit().guarantee_
+        >>> g.check_consistent() is g
+        True
+        >>> edited = PrivacyGuarantee.from_dict({**g.to_dict(), "flip_probability": 0.2})
+        >>> edited.check_consistent()  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: ... flip_probability is 0.2, EdgeFlip at epsilon=2.0 flips at 0.1192...
+        """
+        problems = _inconsistencies(self, "")
+        if problems:
+            shown = "; ".join(problems[:_SHOWN])
+            count = len(problems)
+            raise ValueError(f"PrivacyGuarantee of {_quote(self.mechanism)} is not consistent: "
+                             f"{shown} ({count} problem{'s' if count > 1 else ''}).")
+        return self
+
     def power_bound(self, alpha):
         """Largest power of a level-``alpha`` test between neighbouring inputs.
 
@@ -298,3 +366,85 @@ class PrivacyGuarantee:
 
     def __str__(self) -> str:
         return self.describe()
+
+
+def _quote(value):
+    return short_repr(value, _QUOTE)
+
+
+def _randomized_response(mechanism, epsilon):
+    """The guarantee the randomized-response ``mechanism`` states at ``epsilon``: what
+    EdgeFlip and LaplaceFlip build, from the rates they use."""
+    rate = implemented_rate(RANDOMIZED_RESPONSE_RATES[mechanism](epsilon), epsilon)
+    return PrivacyGuarantee(mechanism=mechanism, epsilon=epsilon, unit="edge", local=True,
+                            flip_probability=rate, dyad_independent=True,
+                            effective_epsilon=min(epsilon, rate_epsilon(rate)))
+
+
+def _close(stated, derived):
+    if stated is None or derived is None:
+        return stated is derived
+    return stated == derived or math.isclose(stated, derived, rel_tol=_SUM_RTOL)
+
+
+def _inconsistencies(g, where):
+    """What disagrees in ``g`` (``where`` prefixes each line: which component it is)."""
+    if g.mechanism in RANDOMIZED_RESPONSE_RATES:
+        expected = _randomized_response(g.mechanism, g.epsilon)
+        out = []
+        for f in fields(g):
+            stated, derived = getattr(g, f.name), getattr(expected, f.name)
+            if f.name == "components":
+                if stated:
+                    out.append(f"{where}it has {len(stated)} components (a mechanism's own "
+                               "guarantee has none)")
+            elif stated != derived or type(stated) is not type(derived):
+                verb = "flips at" if f.name == "flip_probability" else f"states {f.name}"
+                out.append(f"{where}{f.name} is {_quote(stated)}, {g.mechanism} at epsilon="
+                           f"{g.epsilon!r} {verb} {_quote(derived)}")
+        return out
+    match = _COMPOSITION.fullmatch(g.mechanism)
+    if match is None:
+        return [f"{where}mechanism {_quote(g.mechanism)} is not one whose guarantee can be "
+                f"re-derived ({', '.join(RANDOMIZED_RESPONSE_RATES)} or a composition of "
+                "them), so its numbers cannot be trusted"]
+    return _composition_inconsistencies(g, where, int(match[1]))
+
+
+def _composition_inconsistencies(g, where, k):
+    """What disagrees in the composition ``g`` of ``k`` releases, as compose() builds it."""
+    parts = g.components
+    if not parts:
+        return [f"{where}it names a composition of {k} releases but has no components"]
+    out = []
+    if k != len(parts):
+        out.append(f"{where}it names a composition of {k} releases but has {len(parts)} "
+                   "components")
+    for i, c in enumerate(parts):
+        out.extend(_inconsistencies(c, f"{where}component {i}: "))
+    scope = (g.unit, g.definition, g.restriction)
+    if any((c.unit, c.definition, c.restriction) != scope for c in parts):
+        out.append(f"{where}its components do not all share its unit, definition and "
+                   "restriction")
+    total = float(sum(c.epsilon for c in parts))
+    effective = None
+    if any(c.effective_epsilon is not None for c in parts):
+        effective = min(total, float(sum(c.epsilon if c.effective_epsilon is None
+                                         else c.effective_epsilon for c in parts)))
+    delta = min(float(sum(c.delta for c in parts)), math.nextafter(1.0, 0.0))
+    derived = {"epsilon": total, "effective_epsilon": effective, "delta": delta}
+    for name, value in derived.items():
+        if not _close(getattr(g, name), value):
+            out.append(f"{where}{name} is {_quote(getattr(g, name))}, its components' total "
+                       f"is {_quote(value)}")
+    if g.local != all(c.local for c in parts):
+        out.append(f"{where}local is {g.local}, its components' is "
+                   f"{all(c.local for c in parts)}")
+    for name in ("flip_probability", "sensitivity", "noise_scale"):
+        if getattr(g, name) is not None:
+            out.append(f"{where}{name} is {_quote(getattr(g, name))}, a composition states "
+                       "none")
+    if g.dyad_independent:
+        out.append(f"{where}dyad_independent is True, a composition is not one randomized "
+                   "response")
+    return out
