@@ -34,6 +34,8 @@ from ._packed_file import (
 )
 from ._release_file import (
     RELEASE_FORMAT,
+    check_release_nodes,
+    check_release_path,
     load_release,
     save_release,
     sidecar_path,
@@ -56,4 +58,6 @@ __all__ = [
     "save_release",
     "load_release",
     "sidecar_path",
+    "check_release_nodes",
+    "check_release_path",
 ]

@@ -47,12 +47,25 @@ trailing whitespace or control characters (line breaks, tabs) or longer than
 :data:`MAX_NAME` characters, and two names with the same CSV text (a repeated name, or
 ``1`` and ``"1"``). Mixed strings and integers are allowed.
 
+**The guarantee** is checked when saved and when loaded
+(:meth:`PrivacyGuarantee.check_consistent`): an EdgeFlip or LaplaceFlip guarantee as its
+mechanism states it at its epsilon (flip rate, effective epsilon, unit ``"edge"``...), or a
+composition of such guarantees with its totals; no other guarantee (it could not be checked).
+
+**Writing.** Both files go to hidden temporary files ``.NAME.*.tmp`` beside them, then are
+published under an exclusive lock, the hidden file ``.NAME.lock`` (``NAME`` the data file's
+name) in their folder, removed after: writers of one path (threads or processes) publish one
+at a time, so the pair on disk always comes from one writer.
+
 The SHA-256s catch a file altered or swapped after saving, not a forgery (anyone can
-recompute them): sign the pair to prove who released it.
+recompute them): sign the pair to prove who released it. Nor can they tell an isolated node
+added to the sidecar's list (with ``n`` raised by one) of an edge list: the CSV names only
+nodes with an edge.
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import hashlib
 import json
@@ -61,6 +74,7 @@ import numbers
 import os
 import re
 import tempfile
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -75,8 +89,13 @@ from ._input import one_graph
 from ._packed_file import load_packed, save_packed
 from ._text import DuplicateKeyError, clip, file_path, strict_json, tdadp_version
 
-__all__ = ["save_release", "load_release", "RELEASE_FORMAT", "RELEASE_VERSION",
-           "sidecar_path", "MAX_NAME"]
+try:  # POSIX: the lock between processes
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: only this process's writers are serialised
+    fcntl = None
+
+__all__ = ["save_release", "load_release", "check_release_nodes", "check_release_path",
+           "RELEASE_FORMAT", "RELEASE_VERSION", "sidecar_path", "MAX_NAME"]
 
 RELEASE_FORMAT = "tdadp-release"
 RELEASE_VERSION = 1
@@ -102,6 +121,9 @@ _SPECIAL = {"Infinity": math.inf, "-Infinity": -math.inf}
 # short names).
 _BYTES_PER_EDGE = 112
 _PARSE_BYTES_PER_BYTE = 16
+# Serialises this process's publishing. flock alone would not where a file system emulates it
+# with POSIX record locks, which are per process (NFS); held only while a pair is published.
+_PUBLISHING = threading.Lock()
 
 
 def sidecar_path(path):
@@ -115,10 +137,6 @@ def sidecar_path(path):
     """
     path = file_path(path)
     return path.with_name(path.name + ".json")
-
-
-
-
 
 
 # --------------------------------------------------------------------------- node names
@@ -153,7 +171,10 @@ def _name_problem(name):
 
 def _node_list(nodes, n, where=None):
     """The names as JSON values with their CSV texts, checked by the rule of the module
-    docstring: a caller's names (``where`` None) or a sidecar's (``where`` its path)."""
+    docstring: a caller's names (``where`` None) or a sidecar's (``where`` its path).
+
+    A caller's names may be a private graph's (checked before its release): its messages
+    say which position is wrong, never the name; a sidecar is public and its are quoted."""
     if nodes is None:
         nodes = range(n)
     out = []
@@ -161,9 +182,9 @@ def _node_list(nodes, n, where=None):
         value, problem = _name_problem(name)
         if problem:
             if where is None:
-                raise ValueError(f"node name {k} ({clip(repr(name))}) is {problem}; a release "
-                                 "file stores node names that read back equal: non-empty "
-                                 "strings without surrounding whitespace or control "
+                raise ValueError(f"node name {k} (in row order, from 0) is {problem}; a "
+                                 "release file stores node names that read back equal: "
+                                 "non-empty strings without surrounding whitespace or control "
                                  "characters, and integers. Rename the nodes first, e.g. "
                                  "with [str(v) for v in nodes].")
             raise _damaged(where, f"its node name {k} is {problem}")
@@ -174,15 +195,55 @@ def _node_list(nodes, n, where=None):
     for k, value in enumerate(out):
         text = str(value)
         if text in index:
-            what = (f"node names {index[text]} and {k} are both written {clip(repr(text))}"
-                    + ("" if type(out[index[text]]) is type(value) else
-                       " (an integer and a string alike in CSV)"))
+            alike = type(out[index[text]]) is type(value)
             if where is None:
-                raise ValueError(f"{what}; names must be distinct as text to read back. "
+                what = ("are the same name" if alike else
+                        "are an integer and a string written alike in CSV")
+                raise ValueError(f"node names {index[text]} and {k} (in row order, from 0) "
+                                 f"{what}; names must be distinct as text to read back. "
                                  "Rename the nodes first.")
-            raise _damaged(where, what)
+            raise _damaged(where, f"its node names {index[text]} and {k} are both written "
+                                  f"{clip(repr(text))}" + ("" if alike else
+                                  " (an integer and a string alike in CSV)"))
         index[text] = k
     return out, index
+
+
+def check_release_nodes(nodes, n):
+    """Check node names as :func:`save_release` would, writing nothing.
+
+    So that a caller (the ``tdadp release`` command) can refuse names before it spends a
+    release on them. The messages say which name is wrong by its position, never by the
+    name: the names may be a private graph's.
+
+    Parameters
+    ----------
+    nodes : iterable or None
+        The ``n`` node names in row order (:func:`~tdadp.graphs.graph_nodes` of the graph);
+        None stands for ``0 .. n-1``.
+    n : int
+        The number of nodes of the graph.
+
+    Raises
+    ------
+    ValueError
+        The error :func:`save_release` raises for these names: a name that is not a string
+        or an integer, or would not read back equal (see :mod:`tdadp.io._release_file`), two
+        names written alike, or a number of names other than ``n``.
+
+    Examples
+    --------
+    >>> from tdadp.io import check_release_nodes
+    >>> check_release_nodes(["a", "b", 3], 3)
+    >>> check_release_nodes(["a", "b", "a"], 3)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: node names 0 and 2 (in row order, from 0) are the same name; ...
+    """
+    if isinstance(n, (bool, np.bool_)) or not isinstance(n, numbers.Integral) or n < 0:
+        raise ValueError(f"n must be a number of nodes (an integer >= 0), got "
+                         f"{clip(repr(n))}.")
+    _node_list(nodes, int(n))
 
 
 # --------------------------------------------------------------------------- sidecar
@@ -198,16 +259,24 @@ def _json_guarantee(d):
     return out
 
 
-def _python_guarantee(d, depth=0):
-    """Inverse of :func:`_json_guarantee` (anything else left to ``from_dict`` to judge)."""
+def _python_guarantee(d, side, depth=0):
+    """Inverse of :func:`_json_guarantee` (anything else left to ``from_dict`` to judge).
+
+    An infinite number written as a number (``1e999``, or JSON's non-standard ``Infinity``
+    and ``NaN``) is refused: the format writes infinities as strings, and a huge literal
+    would otherwise read as an infinite epsilon."""
     if not isinstance(d, dict) or depth > 64:
         return d
     out = dict(d)
     for key, value in d.items():
         if key == "components" and isinstance(value, list):
-            out[key] = [_python_guarantee(c, depth + 1) for c in value]
+            out[key] = [_python_guarantee(c, side, depth + 1) for c in value]
         elif key in _FLOAT_FIELDS and isinstance(value, str) and value in _SPECIAL:
             out[key] = _SPECIAL[value]
+        elif isinstance(value, float) and not math.isfinite(value):
+            raise _damaged(side, f"its guarantee writes {clip(str(key), 40)} as a number "
+                                 "that is not finite (the format writes an infinite value as "
+                                 'the string "Infinity")')
     return out
 
 
@@ -223,16 +292,19 @@ def _guarantee_of(G, allow_unreleased):
     if not isinstance(g, PrivacyGuarantee):
         raise ValueError(f"the graph carries a guarantee of type {type(g).__name__}, not a "
                          "PrivacyGuarantee; only a tdadp release's guarantee can be saved.")
+    try:
+        g.check_consistent()  # what load_release will check: a file saved must load
+    except ValueError as exc:
+        raise ValueError(f"the graph's guarantee cannot be saved in a release file, whose "
+                         f"readers check it: {str(exc).rstrip('.')}. A release file holds "
+                         "the guarantee of an EdgeFlip or LaplaceFlip release, or a "
+                         "composition of them.") from None
     return _json_guarantee(g.to_dict())
 
 
 def _damaged(path, what):
     return ValueError(f"{path}: {what} (the file is damaged, was altered, or does not belong "
                       "to this release).")
-
-
-
-
 
 
 def _int_field(d, key):
@@ -288,11 +360,17 @@ def _read_sidecar(path):
     d["nodes"], index = _node_list(d["nodes"], n, side)
     guarantee = None
     if d["guarantee"] is not None:
+        data = _python_guarantee(d["guarantee"], side)
         try:
-            guarantee = PrivacyGuarantee.from_dict(_python_guarantee(d["guarantee"]))
+            guarantee = PrivacyGuarantee.from_dict(data)
         except (TypeError, ValueError, RecursionError) as exc:
             raise ValueError(f"{side}: its guarantee does not parse as a PrivacyGuarantee "
                              f"({clip(exc, 200)}).") from None
+        try:
+            guarantee.check_consistent()
+        except ValueError as exc:
+            raise _damaged(side, f"its guarantee does not hold together: "
+                                 f"{str(exc).rstrip('.')}") from None
     return d, guarantee, index
 
 
@@ -353,6 +431,113 @@ def _sync(path):
         os.fsync(fh.fileno())
 
 
+def _check_targets(path, overwrite):
+    """Refuse what would stop the data file ``path`` or its sidecar from being published:
+    checked before anything is written, and again under the lock before publishing."""
+    for target in (path, sidecar_path(path)):
+        if target.is_dir() and not target.is_symlink():
+            raise ValueError(f"{target} is a folder; a release is written to a file name.")
+        # lexists: a symbolic link is a file there, even when it points nowhere.
+        if not overwrite and os.path.lexists(target):
+            link = " (a symbolic link)" if target.is_symlink() else ""
+            raise ValueError(f"{target} exists{link}; pass overwrite=True to replace it.")
+
+
+def check_release_path(path, *, overwrite=False):
+    """Check that :func:`save_release` could write a release to ``path``, writing nothing.
+
+    So that a caller (the ``tdadp release`` command) can refuse a target before it spends
+    a release on it.
+
+    Parameters
+    ----------
+    path : str or Path
+        The data file; its sidecar is ``path + ".json"``.
+    overwrite : bool, default=False
+        As for :func:`save_release`.
+
+    Raises
+    ------
+    ValueError
+        The error :func:`save_release` raises: the data file or its sidecar is a folder, or
+        exists (a symbolic link too, even a dangling one) and ``overwrite`` is False.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from tdadp.io import check_release_path
+    >>> path = os.path.join(tempfile.mkdtemp(), "release.csv")
+    >>> os.symlink("nowhere", path + ".json")
+    >>> check_release_path(path)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: ...release.csv.json exists (a symbolic link); pass overwrite=True to replace it.
+    """
+    path = file_path(path)
+    _check_bool("overwrite", overwrite)
+    _check_targets(path, overwrite)
+
+
+def _check_bool(name, value):
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be a bool, got {type(value).__name__}.")
+
+
+def _lock_file(path):
+    # In the folder's real path, so that two names of one folder (a symbolic link) share it.
+    return Path(os.path.realpath(path.parent)) / f".{path.name}.lock"
+
+
+def _acquire(lock):
+    """A descriptor of ``lock`` holding its exclusive ``flock``."""
+    while True:
+        # Read-only is enough to flock, and opens a lock file another user created.
+        fd = os.open(lock, os.O_RDONLY | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            # The writer that held it may have removed it meanwhile (see _exclusive): a lock
+            # on a removed file excludes no one, so take the file now under that name.
+            if os.path.samestat(os.fstat(fd), os.stat(lock)):
+                return fd
+        except FileNotFoundError:
+            pass
+        except BaseException:
+            os.close(fd)
+            raise
+        os.close(fd)
+
+
+@contextlib.contextmanager
+def _exclusive(path):
+    """Hold the lock of the release ``path`` against its other writers: the threads of this
+    process and, through ``flock`` on the hidden lock file, other processes."""
+    with _PUBLISHING:
+        lock = _lock_file(path)
+        fd = None if fcntl is None else _acquire(lock)
+        try:
+            yield
+        finally:
+            # Removed while still held, so no lock file outlives a save; a writer waiting on
+            # it then finds it gone and creates the next one (_acquire).
+            if fd is not None:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(lock)
+                os.close(fd)
+
+
+def _backup(path):
+    """A hidden hard link to the file at ``path`` (None if none, or no hard links)."""
+    if not os.path.lexists(path):
+        return None
+    name = _temp_file(path)
+    name.unlink()
+    try:
+        os.link(path, name, follow_symlinks=False)
+    except OSError:  # pragma: no cover - a file system without hard links
+        return None
+    return name
+
+
 def _publish(tmp, final, overwrite):
     """Move ``tmp`` to ``final`` in one step; without ``overwrite``, never over a file."""
     if overwrite:
@@ -363,27 +548,47 @@ def _publish(tmp, final, overwrite):
     except FileExistsError:
         raise ValueError(f"{final} exists; pass overwrite=True to replace it.") from None
     except OSError:  # pragma: no cover - a file system without hard links
-        if final.exists():
+        if os.path.lexists(final):
             raise ValueError(f"{final} exists; pass overwrite=True to replace it.") from None
         os.replace(tmp, final)
         return
     os.unlink(tmp)
 
 
+def _publish_pair(tmp_data, path, tmp_side, overwrite):
+    """Publish the data file, then its sidecar; if the sidecar cannot be, put back the data
+    file that was there (or none): ``path`` never holds a new data file without its sidecar."""
+    backup = _backup(path) if overwrite else None
+    try:
+        _publish(tmp_data, path, overwrite)
+        try:
+            _publish(tmp_side, sidecar_path(path), overwrite)
+        except BaseException:
+            if backup is not None:
+                os.replace(backup, path)
+            else:
+                os.unlink(path)
+            raise
+    finally:
+        if backup is not None and os.path.lexists(backup):
+            os.unlink(backup)
+
+
 def save_release(path, G, *, overwrite=False, allow_unreleased=False):
     """Write a release to ``path`` (an edge-list CSV or a packed file) and its JSON sidecar.
 
-    The format is documented in :mod:`tdadp.io._release_file`: a dense or sparse release is
-    written as a CSV edge list (header ``source,target``, one line per edge with the node
-    names) that any tool reads, a :class:`~tdadp.graphs.PackedAdjacency` as the binary
-    ``.tdadp`` file of :func:`save_packed`; the sidecar ``path + ".json"`` holds the format
-    and its version, the ordered node list (isolated nodes included), the guarantee, the
-    tdadp version, ``n``, the number of edges and the data file's SHA-256.
+    The format is documented in :mod:`tdadp.io._release_file`: a dense or sparse release as
+    a CSV edge list any tool reads, a :class:`~tdadp.graphs.PackedAdjacency` as the binary
+    file of :func:`save_packed`; the sidecar ``path + ".json"`` holds the node list
+    (isolated nodes included), the guarantee, the counts and the data file's SHA-256.
 
-    Both files are written to temporary files next to their targets, flushed to disk, then
-    renamed, the data file first: a crash never leaves a half-written file under either
-    name, and a data file whose sidecar was not (or not yet) replaced is refused by
-    :func:`load_release` (a missing sidecar, or a checksum that does not match).
+    Everything that can refuse is checked before anything is written: the guarantee (as
+    :func:`load_release` will), the node names (:func:`check_release_nodes`), the graph, the
+    targets (:func:`check_release_path`). Both files are then written to temporary files,
+    flushed to disk, and renamed under the lock of the module docstring, the data file
+    first: a crash never leaves a half-written file under either name (a data file whose
+    sidecar was not yet replaced is refused by :func:`load_release`), and if the sidecar
+    cannot be published the data file that was there is put back.
 
     Parameters
     ----------
@@ -411,9 +616,10 @@ def save_release(path, G, *, overwrite=False, allow_unreleased=False):
     ------
     ValueError
         For a graph without a guarantee (unless ``allow_unreleased``), a guarantee that is
-        not a PrivacyGuarantee, node names that would not read back, an existing file
-        (unless ``overwrite``), or a graph that is not simple (self-loops, weights, not
-        symmetric).
+        not a PrivacyGuarantee or does not hold together
+        (:meth:`~tdadp.dp.PrivacyGuarantee.check_consistent`), node names that would not
+        read back, an existing file or symbolic link (unless ``overwrite``), a folder under
+        either name, or a graph that is not simple (self-loops, weights, not symmetric).
 
     See Also
     --------
@@ -436,9 +642,8 @@ def save_release(path, G, *, overwrite=False, allow_unreleased=False):
     ((4, 4), [0, 1, 2, 3], True)
     """
     path = file_path(path)
-    for attr, value in (("overwrite", overwrite), ("allow_unreleased", allow_unreleased)):
-        if not isinstance(value, (bool, np.bool_)):
-            raise TypeError(f"{attr} must be a bool, got {type(value).__name__}.")
+    _check_bool("overwrite", overwrite)
+    _check_bool("allow_unreleased", allow_unreleased)
     side = sidecar_path(path)
     guarantee = _guarantee_of(G, allow_unreleased)
     packed = isinstance(G, PackedAdjacency)
@@ -448,10 +653,7 @@ def save_release(path, G, *, overwrite=False, allow_unreleased=False):
         A = one_graph(G, "the release")
         n = A.shape[0]
     nodes, _ = _node_list(graph_nodes(G), n)
-    if not overwrite:
-        for target in (path, side):
-            if target.exists():
-                raise ValueError(f"{target} exists; pass overwrite=True to replace it.")
+    _check_targets(path, overwrite)
     tmp_data, tmp_side = _temp_file(path), _temp_file(side)
     try:
         if packed:
@@ -470,8 +672,9 @@ def save_release(path, G, *, overwrite=False, allow_unreleased=False):
         tmp_side.write_bytes(text.encode("utf-8") + b"\n")
         _sync(tmp_data)
         _sync(tmp_side)
-        _publish(tmp_data, path, overwrite)
-        _publish(tmp_side, side, overwrite)
+        with _exclusive(path):
+            _check_targets(path, overwrite)  # another writer may have published meanwhile
+            _publish_pair(tmp_data, path, tmp_side, overwrite)
     finally:
         for tmp in (tmp_data, tmp_side):
             if tmp.exists():
@@ -528,10 +731,11 @@ def load_release(path, *, sparse=True):
     """Read a release written by :func:`save_release`, checking it against its sidecar.
 
     The sidecar (``path + ".json"``) is read and checked first (its format and version,
-    every field, the node names, the guarantee), then the data file's size and the memory
-    its graph needs, then its SHA-256; an edge list is then parsed line by line (each
-    endpoint a node of the sidecar, no self-loop, no edge twice, exactly ``n_edges`` lines);
-    a packed file goes through :func:`load_packed` and must agree with its sidecar.
+    every field, the node names, the guarantee re-derived from its mechanism), then the
+    data file's size and the memory its graph needs, then its SHA-256; an edge list is then
+    parsed line by line (each endpoint a node of the sidecar, no self-loop, no edge twice,
+    exactly ``n_edges`` lines); a packed file goes through :func:`load_packed` and must
+    agree with its sidecar.
 
     Parameters
     ----------
@@ -553,11 +757,12 @@ def load_release(path, *, sparse=True):
     ValueError
         Saying what is wrong (quoting at most ~80 characters of a name): a missing sidecar,
         a sidecar of another format or version, with a field missing, added or invalid, or
-        whose guarantee does not parse; a data file whose SHA-256 differs from the
-        sidecar's (altered, or another release's); an edge list with a line naming a node
-        the sidecar does not list, a self-loop, an edge listed twice or a count of edges
-        other than the sidecar's; a packed file whose nodes, guarantee or edges differ from
-        its sidecar's; a graph too large for the memory left (checked before reading).
+        whose guarantee does not parse or hold together
+        (:meth:`~tdadp.dp.PrivacyGuarantee.check_consistent`); a data file whose SHA-256
+        differs from the sidecar's (altered, or another release's); an edge list with a line
+        naming a node the sidecar does not list, a self-loop, an edge listed twice or a count
+        of edges other than the sidecar's; a packed file whose nodes, guarantee or edges
+        differ from its sidecar's; a graph too large for the memory left (checked first).
 
     See Also
     --------
@@ -577,8 +782,7 @@ def load_release(path, *, sparse=True):
     (True, ['a', 'b', 'c'], True)
     """
     path = file_path(path)
-    if not isinstance(sparse, (bool, np.bool_)):
-        raise TypeError(f"sparse must be a bool, got {type(sparse).__name__}.")
+    _check_bool("sparse", sparse)
     d, guarantee, index = _read_sidecar(path)
     if not path.is_file():
         raise ValueError(f"{path}: the data file of the sidecar {sidecar_path(path).name} is "

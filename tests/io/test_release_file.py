@@ -209,7 +209,7 @@ def test_a_failed_save_leaves_nothing(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("names, message", [
-    (["a"] * 2 + [f"x{i}" for i in range(N - 2)], "both written 'a'"),
+    (["a"] * 2 + [f"x{i}" for i in range(N - 2)], "node names 0 and 1 .* are the same name"),
     ([1, "1"] + [f"x{i}" for i in range(N - 2)], "an integer and a string"),
     ([None] + [f"x{i}" for i in range(N - 1)], "NoneType"),
     ([float("nan")] + [f"x{i}" for i in range(N - 1)], "NaN"),
