@@ -17,7 +17,7 @@ from ..release._flip import flip_probability, implemented_rate
 from ..utils._batch import join_batch, map_items
 from ..utils._output import TableOutputMixin
 from ..utils._params import Options, ParamsMixin
-from ._dimension import zhu_ghodsi_elbows
+from ._dimension import TIE_RTOL, zhu_ghodsi_elbows
 from ._eigen import SOLVERS, ShiftedAdjacency, resolve_solver, top_eigenpairs
 
 __all__ = ["adjacency_spectral_embedding", "AdjacencySpectralEmbedding"]
@@ -123,12 +123,19 @@ def _embed_one(A, n_components, adjust, epsilon, n_elbows, solver, diagonal_augm
     if n_components is None:
         k = max_components or max(2, math.ceil(math.log2(n)))
         k = min(k, n - 1)
-        # The elbow needs magnitudes to a few digits only: scan loosely, then refine the
-        # kept eigenpairs from where the scan left them (noise eigenvalues cluster and
-        # converge slowly; the refinement need not start again).
-        w, V, info = top_eigenpairs(op, k, solver, tol=1e-3, verbose=verbose,
-                                    max_products=_SCAN_BUDGET, return_info=True)
-        d = min(zhu_ghodsi_elbows(np.abs(w), n_elbows)[-1], k)
+        widest = _widest_scan(op, k, solver, max_components)
+        while True:
+            # The elbow needs magnitudes to a few digits only: scan loosely, then refine the
+            # kept eigenpairs from where the scan left them (noise eigenvalues cluster and
+            # converge slowly; the refinement need not start again).
+            w, V, info = top_eigenpairs(op, k, solver, tol=1e-3, verbose=verbose,
+                                        max_products=_SCAN_BUDGET, return_info=True)
+            d = min(zhu_ghodsi_elbows(np.abs(w), n_elbows, rtol=_tie_rtol(info))[-1], k)
+            # d == k: every scanned magnitude is the same (a repeated top eigenvalue, as in
+            # ten disjoint triangles); where that eigenvalue ends is further down.
+            if d < k or k >= widest:
+                break
+            k = min(2 * k, widest)
         if resolve_solver(op, k, solver) != "dense":
             w, V, info = top_eigenpairs(op, d, solver, verbose=verbose,
                                         max_products=_REFINE_BUDGET, start=V[:, :d],
@@ -150,12 +157,39 @@ def _embed_one(A, n_components, adjust, epsilon, n_elbows, solver, diagonal_augm
     return _Embedded(X, w, signature, rate, nodes, residuals, edge, above)
 
 
+def _tie_rtol(info):
+    """Eigenvalue magnitudes this close, relative to the largest, are equal for the elbow:
+    each computed eigenvalue is within its residual of an exact one, so two of them closer
+    than twice the largest residual may be one repeated eigenvalue (float32 products give
+    repeated eigenvalues that differ by about 1e-8). At most 1e-6: the loose scan of a large
+    graph stops at residuals near 1e-3, far wider than the gaps between its noise
+    eigenvalues, which it orders reliably."""
+    residual = float(np.max(info.residuals)) if len(info.residuals) else 0.0
+    return float(min(_TIE_RTOL_MAX, max(TIE_RTOL, 2.0 * residual)))
+
+
+def _widest_scan(op, k, solver, max_components):
+    """The most eigenvalues an automatic dimension may scan: the given ``max_components``;
+    else every one for the dense solver (it computes them all anyway), and at most
+    ``_WIDEN_FACTOR`` times the default scan for the iterative ones (their cost grows with
+    it)."""
+    n = op.n
+    if max_components:
+        return k
+    if resolve_solver(op, k, solver) == "dense":
+        return n - 1
+    return min(n - 1, _WIDEN_FACTOR * k)
+
+
 # Block products of the two Krylov solves of an automatic dimension: the scan of
 # ceil(log2 n) eigenpairs, then the refinement of the kept ones (warm-started). Their sum is
 # the embedding's cost bound on a release with no gap in its spectrum.
 _SCAN_BUDGET = 32
 _REFINE_BUDGET = 16
 _EDGE_MARGIN = 1.05
+# Bounds of the scan of an automatic dimension on a spectrum whose top eigenvalue repeats.
+_TIE_RTOL_MAX = 1e-6
+_WIDEN_FACTOR = 4
 
 
 def _noise_edge(op, n):
@@ -239,7 +273,10 @@ def adjacency_spectral_embedding(A, n_components=None, epsilon=None, *, adjust=N
     diagonal_augmentation : bool, default=False
         Replace the (zero) diagonal with degree / (n - 1) before embedding.
     max_components : int, optional
-        Number of eigenvalues scanned for the elbow; default ``max(2, ceil(log2 n))``.
+        Number of eigenvalues scanned for the elbow; default ``max(2, ceil(log2 n))``,
+        doubled while every scanned magnitude is the same (a repeated top eigenvalue, whose
+        eigenspace is kept whole) up to every eigenvalue on the dense solver and 4 times the
+        default on the iterative ones.
     return_eigenvalues : bool, default=False
         Also return the eigenvalues (in the column order of the embedding).
     verbose : bool, default=False
@@ -306,7 +343,8 @@ class AdjacencySpectralEmbedding(TableOutputMixin, ParamsMixin, TransformerMixin
     diagonal_augmentation : bool, default=False
         Put degree / (n - 1) on the diagonal before embedding.
     max_components : int, optional
-        Eigenvalues scanned for the elbow; default ``max(2, ceil(log2 n))``.
+        Eigenvalues scanned for the elbow; default ``max(2, ceil(log2 n))``, widened past a
+        repeated top eigenvalue (see :func:`adjacency_spectral_embedding`).
     n_jobs : int, optional
         Graphs of a batch embedded in parallel (threads).
     verbose : bool or int, default=False
