@@ -40,7 +40,7 @@ from ..io import one_graph
 from ..utils._params import ParamsMixin
 from ..utils._random import check_random_state, stage_tag
 from ._candidates import EMBEDDING_CLUSTERERS, make_clusterer
-from ._input import NOISE
+from ._input import DIRECTION_RTOL, NOISE
 
 __all__ = ["BlockModelClustering", "block_model_loglik", "DEFAULT_CANDIDATES"]
 
@@ -121,6 +121,32 @@ def _compact(labels):
     kept = labels >= 0
     out[kept] = np.unique(labels[kept], return_inverse=True)[1]
     return out
+
+
+def _merge_repeated(points):
+    """``points`` with rows that are equal up to rounding made equal, and how many distinct
+    rows are left.
+
+    Nodes with the same neighbours (the members of a clique, the leaves of one hub) have the
+    same row of the embedding in exact arithmetic; the eigensolver leaves them about 1e-16
+    apart (relative to the longest row), an order that means nothing. Clusterers read it as
+    structure: ToMATo's neighbourhood graph breaks such a group into pieces at rounding
+    scale, k-means splits one point into two clusters. Rows that fall in one cell of a grid
+    of :data:`DIRECTION_RTOL` times the longest row (the rounding level the clusterers
+    already use for a row's direction) become the first of them; every other row is kept to
+    the bit.
+    """
+    top = float(np.linalg.norm(points, axis=1).max()) if points.size else 0.0
+    if top == 0.0:
+        return points, int(points.shape[0] > 0)
+    cells = np.round(points / (DIRECTION_RTOL * top))
+    _, first, group = np.unique(cells, axis=0, return_index=True, return_inverse=True)
+    return points[first[group.ravel()]], int(first.size)
+
+
+def _n_labels(labels):
+    """Number of clusters in ``labels`` (noise, -1, is none)."""
+    return int(np.unique(labels[labels >= 0]).size)
 
 
 def _embedder(G, n_components, epsilon):
@@ -289,12 +315,19 @@ class BlockModelClustering(ParamsMixin, ClusterMixin, BaseEstimator):
         if isolated.any():
             warnings.warn(f"{int(isolated.sum())} node(s) have no edge: they are labelled "
                           f"{NOISE} (noise) and not clustered.", UserWarning, stacklevel=2)
-        points = np.asarray(embedding)[active]
+        points, n_distinct = _merge_repeated(np.asarray(embedding)[active])
         seed = _seed(self.random_state)
         K, self.significant_ = self.n_clusters, None
         if K is None:
             counter = make_clusterer("tomato", None, seed).fit(points)
             K, self.significant_ = int(counter.n_clusters_), bool(counter.significant_)
+        if n_distinct < K:
+            # Nodes at one point of the embedding (a complete graph's) cannot be told apart:
+            # any split of them would be a split of rounding noise.
+            warnings.warn(f"n_clusters={K} is more than the {n_distinct} distinct point(s) "
+                          "of the embedding (nodes with the same neighbours embed at the same "
+                          f"point): using {n_distinct} cluster(s).", UserWarning, stacklevel=2)
+            K = n_distinct
         operator = adjusted_adjacency(G, self.epsilon)
         self.candidate_labels_, self.scores_, self.clusterers_ = {}, {}, {}
         labels = np.full(isolated.size, NOISE, dtype=np.int64)
@@ -318,8 +351,13 @@ class BlockModelClustering(ParamsMixin, ClusterMixin, BaseEstimator):
             common = np.logical_and.reduce([lab >= 0 for lab in self.candidate_labels_.values()])
             for name, found in self.candidate_labels_.items():
                 self.scores_[name] = _profile_loglik(operator, np.where(common, found, NOISE))
-            # Ties (equal partitions) go to the first candidate listed.
-            self.selected_ = max(names, key=lambda n: self.scores_[n])
+            # The score compares partitions into the same number of blocks (more blocks
+            # always fit better): a candidate that could not make K clusters (ToMATo when the
+            # neighbourhood graph has more components, k-means on repeated points) competes
+            # only when none could. Ties (equal partitions) go to the first candidate listed.
+            counts = {name: _n_labels(found) for name, found in self.candidate_labels_.items()}
+            eligible = [name for name in names if counts[name] == K] or names
+            self.selected_ = max(eligible, key=lambda n: self.scores_[n])
             labels = self.candidate_labels_[self.selected_]
             for message in {(w.category, str(w.message)) for w in caught[self.selected_]}:
                 warnings.warn(f"{self.selected_} (the partition kept): {message[1]}",
@@ -328,6 +366,6 @@ class BlockModelClustering(ParamsMixin, ClusterMixin, BaseEstimator):
         self.n_components_ = int(embedder.n_components_)
         self.flip_probability_ = embedder.flip_probability_
         self.isolated_ = isolated
-        self.n_clusters_ = int(K)
         self.labels_ = labels
+        self.n_clusters_ = _n_labels(labels)
         return self

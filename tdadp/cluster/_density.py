@@ -13,7 +13,13 @@ from scipy.spatial import cKDTree
 from sklearn.neighbors import KernelDensity
 
 __all__ = ["knn_distances", "Neighbours", "knn_graph_edges", "knn_graph_arcs",
-           "radius_graph_edges", "log_dtm_density", "log_kde_density", "edges_to_csr"]
+           "tied_neighbour_arcs", "arcs_to_edges", "radius_graph_edges", "log_dtm_density",
+           "log_kde_density", "edges_to_csr"]
+
+# Distances within this relative margin of each other are one distance: an embedding of a
+# graph with symmetries puts nodes equally far apart (a regular simplex for disjoint cliques),
+# equal up to rounding, about 1e-15 of the distance.
+TIE_RTOL = 1e-9
 
 # The floor of exp(log-density) keeps duplicated points (every neighbour at distance 0) at a
 # finite, very large density instead of +inf, which would make prominences infinite.
@@ -119,15 +125,77 @@ class Neighbours:
         return self._dist[:, :k], self._idx[:, :k]
 
 
-def knn_graph_arcs(indices):
-    """Arcs from every point to each of its ``k`` nearest neighbours.
+def knn_graph_arcs(indices, X=None, distances=None, *, tree=None):
+    """Arcs from every point to each of its ``k`` nearest neighbours (``indices``'s columns)
+    and, given the points and their distances to more than ``k`` neighbours, to every point
+    tied with its ``k``-th (:func:`tied_neighbour_arcs`).
 
     As undirected edges they are the symmetrised k-nearest-neighbour graph's, a pair listed
     twice when each point is among the other's neighbours. The merge tree reads duplicates as
     one edge, so a fit skips :func:`knn_graph_edges`'s sort of ``n k`` keys.
     """
     n, k = indices.shape
-    return np.repeat(np.arange(n, dtype=np.intp), k), indices.ravel()
+    rows, cols = np.repeat(np.arange(n, dtype=np.intp), k), indices.ravel()
+    if X is None or distances is None or distances.shape[1] <= k:
+        return rows, cols
+    if not np.any(distances[:, k] <= distances[:, k - 1] * (1.0 + TIE_RTOL)):
+        return rows, cols
+    tied_rows, tied_cols = tied_neighbour_arcs(X, distances, k, tree=tree)
+    return np.concatenate([rows, tied_rows]), np.concatenate([cols, tied_cols])
+
+
+def tied_neighbour_arcs(X, distances, k, *, tree=None):
+    """Arcs from every point whose ``k`` nearest neighbours end inside a tie to every point as
+    near as its ``k``-th.
+
+    Where a point's ``(k+1)``-th nearest neighbour is as near as its ``k``-th (within
+    :data:`TIE_RTOL`), which of the tied points make its ``k`` is decided by rounding, and
+    the k-nearest-neighbour graph with it: the nodes of ten disjoint triangles, embedded at
+    the vertices of a regular simplex, had their graph cut into three components, three
+    "clusters" made of nothing. Joining a point to every tied one makes the graph depend on
+    the distances only. A point with more than ``k`` others at distance 0 (repeated points)
+    is joined to the first of them instead: one arc a point, where the tied ones would be as
+    many as the repeats.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    distances : ndarray of shape (n_samples, m)
+        Each point's ``m`` nearest neighbour distances (sorted), ``m > k`` to see the ties
+        (else no arc).
+    k : int
+    tree : scipy.spatial.cKDTree or callable, optional
+        A tree already built on ``X``, or a function that gives one (called only when a tie
+        needs it).
+
+    Returns
+    -------
+    rows, cols : ndarray of int
+        The arcs (pairs may repeat those of :func:`knn_graph_arcs`).
+    """
+    empty = np.empty(0, dtype=np.intp)
+    if distances.shape[1] <= k:
+        return empty, empty
+    reach = distances[:, k - 1] * (1.0 + TIE_RTOL)
+    tied = np.flatnonzero(distances[:, k] <= reach)
+    if tied.size == 0:
+        return empty, empty
+    rows, cols = [], []
+    repeated = tied[reach[tied] == 0]
+    if repeated.size:
+        # Every repeat of such a point is one too (it has the same neighbours).
+        _, first, group = np.unique(X[repeated], axis=0, return_index=True,
+                                    return_inverse=True)
+        rows.append(repeated)
+        cols.append(repeated[first[group.ravel()]])
+    spread = tied[reach[tied] > 0]
+    if spread.size:
+        tree = cKDTree(X) if tree is None else tree() if callable(tree) else tree
+        balls = tree.query_ball_point(X[spread], reach[spread])
+        sizes = np.fromiter(map(len, balls), dtype=np.intp, count=spread.size)
+        rows.append(np.repeat(spread, sizes))
+        cols.append(np.concatenate(balls).astype(np.intp))
+    return np.concatenate(rows), np.concatenate(cols)
 
 
 def knn_graph_edges(indices):
@@ -137,8 +205,11 @@ def knn_graph_edges(indices):
     symmetrisation used by Chazal et al.).
     """
     n, k = indices.shape
-    rows = np.repeat(np.arange(n, dtype=np.intp), k)
-    cols = indices.ravel()
+    return arcs_to_edges(n, np.repeat(np.arange(n, dtype=np.intp), k), indices.ravel())
+
+
+def arcs_to_edges(n, rows, cols):
+    """Undirected edges (u < v, unique) of arcs between ``n`` points (loops dropped)."""
     u = np.minimum(rows, cols)
     v = np.maximum(rows, cols)
     mask = u != v

@@ -16,9 +16,9 @@ from ..utils._random import check_random_state, item_streams, stage_tag
 from ._cut import CUT_RULES, check_cut, resolve_cut
 from ._density import (
     Neighbours,
+    arcs_to_edges,
     knn_distances,
     knn_graph_arcs,
-    knn_graph_edges,
     log_dtm_density,
     log_kde_density,
     radius_graph_edges,
@@ -141,7 +141,9 @@ def _fit_tree(nb, p):
     (a :class:`Neighbours`, queried for as many as the fit needs)."""
     X = nb.X
     dtm = p["density"] in ("logDTM", "DTM")
-    need = max(p["k"] if p["graph"] == "knn" else 0, p["density_k"] if dtm else 0)
+    knn = p["graph"] == "knn"
+    # One neighbour past the graph's k shows whether its list ends inside a tie.
+    need = max(min(p["k"] + 1, X.shape[0] - 1) if knn else 0, p["density_k"] if dtm else 0)
     if need:
         dist, idx = nb.nearest(need)
     if dtm:
@@ -154,8 +156,8 @@ def _fit_tree(nb, p):
         density = np.exp(log_f - log_f.max())
     else:
         density = log_f
-    if p["graph"] == "knn":
-        u, v = knn_graph_arcs(idx[:, : p["k"]])
+    if knn:
+        u, v = knn_graph_arcs(idx[:, : p["k"]], X, dist, tree=lambda: nb.tree)
     else:
         u, v = radius_graph_edges(X, p["radius"], tree=nb.tree)
     return density, build_merge_tree(density, u, v)
@@ -198,7 +200,9 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
         Number of nearest neighbours of each point, the point itself excluded (scikit-learn's
         convention; gudhi's ``k`` counts the point, so gudhi's ``k=16`` is this ``k=15``), for
         the k-nearest-neighbour graph, which is symmetrised (u ~ v when either is among the
-        other's k nearest neighbours). None chooses it from the number of points,
+        other's k nearest neighbours); a point whose k-th neighbour is as near as further
+        ones (to 1e-9, rounding) is joined to all of them, so that no rounding picks its
+        neighbours. None chooses it from the number of points,
         ``round(1.5 ln n)`` (:func:`default_k`; see the Notes). A given ``k`` on fewer than
         ``k + 1`` points is clamped to ``n_samples - 1`` (every other point) with a warning;
         :attr:`k_` holds the value used.
@@ -669,7 +673,7 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
         """The bootstrap radius of the fitted diagram (see :mod:`._significance`)."""
         dist, idx = neighbours
         if p["graph"] == "knn":
-            u, v = knn_graph_edges(idx[:, : p["k"]])
+            u, v = arcs_to_edges(X.shape[0], *knn_graph_arcs(idx[:, : p["k"]], X, dist))
         else:
             u, v = radius_graph_edges(X, p["radius"])
         rng = check_random_state(self.random_state, stage_tag("ToMATo significance"))

@@ -1,0 +1,99 @@
+"""Graphs whose spectrum repeats an eigenvalue (complete graphs, disjoint cliques): the
+clustering must not read rounding noise as structure, and its fitted attributes must agree."""
+
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from tdadp import EdgeFlip
+from tdadp.cluster import BlockModelClustering, ToMATo
+
+
+def _cliques(count, size):
+    block = np.ones((size, size), dtype=np.int8) - np.eye(size, dtype=np.int8)
+    return sp.block_diag([block] * count, format="csr").toarray().astype(np.int8)
+
+
+def _graph(A, eps):
+    """The graph itself, or its release at ``eps`` (700: essentially unchanged)."""
+    return A if eps is None else EdgeFlip(epsilon=eps, random_state=0).fit_transform(A)
+
+
+def _agree(model):
+    kept = model.labels_[model.labels_ >= 0]
+    assert model.n_clusters_ == np.unique(kept).size
+
+
+@pytest.mark.parametrize("eps", [None, 700.0])
+def test_a_complete_graph_is_one_cluster(eps):
+    A = _cliques(1, 20)
+    model = BlockModelClustering(random_state=0).fit(_graph(A, eps))
+    # Eigenvalues 19 and -1 (19 times): one dimension, not a piece of the -1 eigenspace.
+    assert model.n_components_ == 1
+    assert model.n_clusters_ == 1 and np.all(model.labels_ == 0)
+
+
+@pytest.mark.parametrize("eps", [None, 700.0])
+def test_two_clusters_asked_of_a_complete_graph_are_one_with_a_warning(eps):
+    A = _cliques(1, 20)
+    with pytest.warns(UserWarning, match="1 distinct point"):
+        model = BlockModelClustering(n_clusters=2, random_state=0).fit(_graph(A, eps))
+    assert model.n_clusters_ == 1 and np.all(model.labels_ == 0)
+
+
+@pytest.mark.parametrize("eps", [None, 700.0, np.inf])
+def test_disjoint_triangles_embed_in_all_ten_dimensions_and_agree(eps):
+    A = _cliques(10, 3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # no eigenvalue above the noise edge
+        model = BlockModelClustering(random_state=0).fit(_graph(A, eps))
+    assert model.n_components_ == 10
+    _agree(model)
+    # Every triangle at one point of a regular simplex: no density mode at 5 neighbours,
+    # whichever rounding the release brought (3 "significant" clusters at eps 700 before).
+    assert model.n_clusters_ == 1 and model.significant_ is False
+
+
+@pytest.mark.parametrize("eps", [None, 700.0])
+def test_ten_clusters_asked_of_ten_triangles_are_the_triangles(eps):
+    A = _cliques(10, 3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        model = BlockModelClustering(n_clusters=10, random_state=0).fit(_graph(A, eps))
+    _agree(model)
+    truth = np.repeat(np.arange(10), 3)
+    assert np.unique(np.column_stack([truth, model.labels_]), axis=0).shape[0] == 10
+
+
+def test_the_count_is_that_of_the_labels_kept():
+    # ToMATo cannot merge its graph's components: asked for 2 clusters of ten triangles it
+    # made more, and was kept for its higher (more blocks) likelihood, n_clusters_ still 2.
+    A = _cliques(10, 3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        model = BlockModelClustering(n_clusters=2, n_components=4, random_state=0).fit(A)
+    _agree(model)
+    assert model.n_clusters_ == 2
+
+
+def test_three_cliques_are_three_clusters_not_rounding_pieces():
+    # The 30 nodes of a clique embed at one point up to 1e-16; ToMATo's neighbourhood graph
+    # broke each into pieces at that scale (5 clusters of 12 and 18 nodes).
+    A = _cliques(3, 30)
+    model = BlockModelClustering(random_state=0).fit(A)
+    assert model.n_components_ == 3
+    assert sorted(np.bincount(model.labels_)) == [30, 30, 30]
+
+
+def test_tomato_joins_the_points_tied_with_the_kth_neighbour():
+    # Ten groups of three points at the rows of an orthogonal matrix (a regular simplex):
+    # every other group is sqrt(2) away up to rounding, which alone chose the 5 neighbours
+    # and cut the graph in two.
+    Q = np.linalg.qr(np.random.default_rng(3).normal(size=(10, 10)))[0]
+    X = np.repeat(Q, 3, axis=0)
+    est = ToMATo(metric="euclidean", random_state=0).fit(X)
+    assert est.k_ == 5
+    assert est.n_connected_components_ == 1
+    assert est.n_clusters_ == 1
