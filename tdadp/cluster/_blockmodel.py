@@ -183,7 +183,9 @@ class BlockModelClustering(ParamsMixin, ClusterMixin, BaseEstimator):
     n_clusters : int >= 1 or None, default=None
         Number of clusters. None: ToMATo's bootstrap-tested count on the embedding (see
         :class:`ToMATo`); when that finds no significant structure (one cluster) every node
-        is in cluster 0 and ``significant_`` is False.
+        is in cluster 0 and ``significant_`` is False. At most the number of distinct points
+        of the embedding (nodes with the same neighbours, such as the members of a clique,
+        embed at one point): a larger count is reduced to it, with a warning.
     candidates : sequence of str, default=("tomato", "kmeans", "gmm", "spectral", "spherical")
         Clusterers of the embedding to choose from, by name (``"score"`` is also accepted;
         see :func:`tdadp.make_private_clustering` for each).
@@ -206,7 +208,9 @@ class BlockModelClustering(ParamsMixin, ClusterMixin, BaseEstimator):
     isolated_ : ndarray of bool of shape (n_nodes,)
         Nodes with no edge (labelled -1).
     n_clusters_ : int
-        Number of clusters (given, or the tested count).
+        Number of clusters in ``labels_``: the given or tested count, unless the embedding
+        has fewer distinct points or no candidate could make that many (then the kept
+        partition's).
     significant_ : bool or None
         With ``n_clusters=None``, whether the tested count found more than one significant
         cluster; None when the count was given.
@@ -219,7 +223,8 @@ class BlockModelClustering(ParamsMixin, ClusterMixin, BaseEstimator):
         Profile log-likelihood of every candidate's partition, on the nodes every candidate
         labels.
     selected_ : str or None
-        The candidate kept (None when there is one cluster).
+        The candidate kept (None when there is one cluster): the most likely of those whose
+        partition has the count asked for (of all of them when none has).
     labels_ : ndarray of int of shape (n_nodes,)
 
     See Also

@@ -184,13 +184,14 @@ class ToMATo(ParamsMixin, ClusterMixin, BaseEstimator):
     Parameters
     ----------
     n_clusters : int or None, default=None
-        Number of clusters to keep: the ``n_clusters`` most prominent modes survive. A fit
-        returns exactly that many clusters whenever there are that many points: when the
-        density has fewer modes, the neighbourhoods (``k`` and ``density_k``) shrink by a
-        third until it has enough, and when the graph has more connected components, the
+        Number of clusters to keep: the ``n_clusters`` most prominent modes survive. When
+        the density has fewer modes, the neighbourhoods (``k`` and ``density_k``) shrink by
+        a third until it has enough, and when the graph has more connected components, the
         graph's ``k`` doubles; :attr:`k_`, :attr:`density_k_` and :attr:`scale_refined_`
-        report the scale used. More clusters than points is a ``ValueError``. Exclusive with
-        ``merge_threshold``.
+        report the scale used. A density with fewer modes even at one neighbour (points at
+        equal distances, such as 2 points) gives fewer clusters, with a warning;
+        :attr:`n_clusters_` says how many. More clusters than points is a ``ValueError``.
+        Exclusive with ``merge_threshold``.
     merge_threshold : float or None, default=None
         Prominence threshold tau: a mode of prominence ``< tau`` is merged into the cluster it
         meets; modes of prominence ``>= tau`` and the top mode of each connected component are
