@@ -4,10 +4,13 @@ A formula is a sum of terms, as in R's ergm package::
 
     "edges + nodematch('Sex', diff=TRUE) + nodematch('Race') + gwesp(0.5, fixed=TRUE)"
 
-(an optional left-hand side ``net ~`` is ignored). The text is read with Python's parser
-(:mod:`ast`) and walked, never evaluated: a term is a name or a call whose arguments are
+(an optional left-hand side ``net ~`` is ignored). The text is read with Python's tokenizer
+and parser (:mod:`ast`), never evaluated: a term is a name or a call whose arguments are
 numbers, quoted strings, ``TRUE``/``FALSE``/``T``/``F``/``NULL`` and ``c(...)`` vectors of
-them.
+them. As in R, a formula may run over several lines and ``#`` starts a comment; an
+argument named twice is refused. A formula longer than :data:`MAX_FORMULA_LENGTH`
+characters, or nesting brackets and signs deeper than :data:`MAX_FORMULA_NESTING`, is
+refused with a ValueError.
 
 The terms and their arguments (ergm's names, with tdadp's as aliases):
 
@@ -32,15 +35,28 @@ column an attribute) or a dict of arrays, in node order.
 from __future__ import annotations
 
 import ast
+import io
 import math
 import numbers
+import tokenize
 from dataclasses import dataclass, field
 
 from ..io._networkx import is_networkx_graph
 from ..utils._output import is_dataframe
+from ..utils._params import short_repr
 
 __all__ = ["TermSpec", "parse_formula", "graph_attributes", "attribute_table",
-           "select_levels", "ATTRIBUTE_TERMS", "FORMULA_TERMS"]
+           "select_levels", "ATTRIBUTE_TERMS", "FORMULA_TERMS", "MAX_FORMULA_LENGTH",
+           "MAX_FORMULA_NESTING"]
+
+# Limits far beyond real formulas, so that only a pathological one is refused. statnet's
+# tutorial models of the Add Health schools are about ten terms in 300 characters, and a
+# term nests at most c(...) in its call with a sign (depth 3). 100,000 characters still
+# read a generated sum of thousands of terms (more statistics than any model one fits);
+# the nesting cap keeps the recursive reading of arguments shallow.
+MAX_FORMULA_LENGTH = 100_000
+MAX_FORMULA_NESTING = 32
+_NAME_SHOWN = 40  # characters of a term's name quoted in a message
 
 # Terms that read a node attribute, and every name a formula may use.
 ATTRIBUTE_TERMS = ("nodematch", "nodefactor", "nodemix")
@@ -153,9 +169,12 @@ def _literal(node, where):
 
 
 def _split(text):
-    """The terms of a formula's right-hand side as (name, args, kwargs) syntax."""
+    """The terms of a formula's right-hand side as (name, args, kwargs, where) syntax."""
     if not isinstance(text, str):
         raise ValueError(f"an ERGM formula is a string, got {type(text).__name__}.")
+    if len(text) > MAX_FORMULA_LENGTH:
+        raise ValueError(f"the ERGM formula has {len(text):,} characters; at most "
+                         f"{MAX_FORMULA_LENGTH:,} are read (a real model is a few hundred).")
     body = text
     if "~" in text:
         lhs, tilde, rhs = text.partition("~")
@@ -167,38 +186,115 @@ def _split(text):
         body = rhs
     if not body.strip():
         raise ValueError("an ERGM needs at least one term.")
-    try:
-        tree = ast.parse(body.strip(), mode="eval").body
-    except SyntaxError as exc:
-        raise ValueError(f"the ERGM formula is not valid syntax near column {exc.offset}: "
-                         "terms are joined by '+', e.g. \"edges + nodematch('Sex')\".") \
-            from None
-    terms = []
-
-    def walk(node):
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-            walk(node.left)
-            walk(node.right)
-        else:
-            terms.append(node)
-
-    walk(tree)
     out = []
-    for k, node in enumerate(terms, 1):
-        where = f"term {k} of the formula"
-        if isinstance(node, ast.Name):
-            out.append((node.id, (), {}, where))
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            where = f"term {k} ({node.func.id})"
-            if any(kw.arg is None for kw in node.keywords):
-                raise ValueError(f"{where}: arguments are name=value pairs.")
-            args = tuple(_literal(a, where) for a in node.args)
-            kwargs = {kw.arg: _literal(kw.value, where) for kw in node.keywords}
-            out.append((node.func.id, args, kwargs, where))
-        else:
-            raise ValueError(f"{where} is not a term: a formula is terms joined by '+', each "
-                             "a name or a call such as nodematch('Sex', diff=TRUE).")
+    for k, tokens in enumerate(_term_tokens(body), 1):
+        # Tokens joined by spaces read as the term did: each string is one token, and
+        # newlines and comments are gone.
+        try:
+            node = ast.parse(" ".join(t.string for t in tokens), mode="eval").body
+        except SyntaxError:
+            raise _syntax_error(tokens[0], f"term {k} is not a name or a call") from None
+        out.append(_term_syntax(node, k))
     return out
+
+
+def _syntax_error(token, why):
+    row, col = token.start
+    col -= row == 1  # the '(' put in front of the formula
+    return ValueError(f"the ERGM formula is not valid syntax near line {row}, column {col + 1}"
+                      f": {why}; terms are joined by '+', e.g. \"edges + nodematch('Sex')\".")
+
+
+def _term_tokens(body):
+    """The tokens of each term: the formula cut at its top-level '+'.
+
+    Cutting the tokens, rather than walking the '+' chain of one syntax tree, reads a sum
+    of any length without recursion; the grammar allowed (names, numbers, strings, calls,
+    '=' and ',' inside them, signs) leaves brackets and signs as the only nesting, which is
+    counted and capped, so no parse below can recurse deeply. Inside the '(' put around
+    the formula, a newline is whitespace, as in R.
+    """
+    skip = {tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT, tokenize.INDENT,
+            tokenize.DEDENT, tokenize.ENDMARKER}
+    reader = io.StringIO("(" + body + "\n)").readline
+    tokens = (t for t in tokenize.generate_tokens(reader) if t.type not in skip)
+    terms, current = [], []
+    depth = signs = 0
+    previous = "("  # what came before: "value", "(", ")", ",", or "sign" (also "=", "+")
+    closed = None   # the ')' that closed the '(' put around the formula
+    try:
+        next(tokens)  # that '('
+        for token in tokens:
+            if closed is not None:
+                raise _syntax_error(closed, "a ')' that closes no '('")
+            if token.type == tokenize.ERRORTOKEN:
+                if token.string.isspace():  # tokenize's note before a bad character
+                    continue
+                raise _syntax_error(token, "a string with no closing quote" if token.string
+                                    in "'\"" else f"{token.string[:10]!r} is not allowed")
+            kind = token.string if token.type == tokenize.OP else "value"
+            if kind == ")" and depth == 0:
+                closed = token
+                continue
+            if kind == "value" and previous in ("value", ")"):
+                raise _syntax_error(token, "two values with nothing between them")
+            if kind in ("+", "-") and previous in ("value", ")"):
+                if kind == "+" and depth == 0:
+                    terms.append(current)
+                    current, previous = [], "("
+                    continue
+                raise _syntax_error(token, f"a '{kind}' between values (only terms are "
+                                    "added)")
+            if kind == "(" and previous == ")":
+                raise _syntax_error(token, "a call of a call")
+            if kind not in ("value", "(", ")", ",", "=", "+", "-"):
+                raise ValueError(f"term {len(terms) + 1} of the formula is not a term: a "
+                                 "formula is terms joined by '+', each a name or a call such "
+                                 f"as nodematch('Sex', diff=TRUE) (found {kind[:10]!r} at "
+                                 f"line {token.start[0]}).")
+            depth += (kind == "(") - (kind == ")")
+            signs = signs + 1 if kind in ("+", "-") else 0
+            if depth + signs > MAX_FORMULA_NESTING:
+                raise ValueError(f"the ERGM formula nests brackets and signs more than "
+                                 f"{MAX_FORMULA_NESTING} deep (at line {token.start[0]}): a "
+                                 "term nests at most c(...) inside its call, with a sign.")
+            previous = "sign" if kind in ("+", "-", "=") else kind
+            current.append(token)
+    except (tokenize.TokenError, SyntaxError) as exc:  # an unclosed bracket or string
+        raise ValueError("the ERGM formula is not valid syntax: an unclosed bracket or "
+                         "string; terms are joined by '+', e.g. \"edges + "
+                         "nodematch('Sex')\".") from exc
+    terms.append(current)
+    for k, term in enumerate(terms, 1):
+        if not term:
+            raise ValueError(f"the ERGM formula is not valid syntax: term {k} is empty (a "
+                             "'+' with no term after it); terms are joined by '+', e.g. "
+                             "\"edges + nodematch('Sex')\".")
+    return terms
+
+
+def _term_syntax(node, k):
+    """(name, args, kwargs, where) of one term's syntax tree."""
+    where = f"term {k} of the formula"
+    if isinstance(node, ast.Name):
+        return node.id, (), {}, where
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+        raise ValueError(f"{where} is not a term: a formula is terms joined by '+', each "
+                         "a name or a call such as nodematch('Sex', diff=TRUE).")
+    where = f"term {k} ({_short_name(node.func.id)})"
+    if any(kw.arg is None for kw in node.keywords):
+        raise ValueError(f"{where}: arguments are name=value pairs.")
+    kwargs = {}
+    for kw in node.keywords:
+        # R refuses a formal argument matched twice, as Python does: never keep the last.
+        if kw.arg in kwargs:
+            raise ValueError(f"{where}: argument {short_repr(kw.arg)} given twice.")
+        kwargs[kw.arg] = _literal(kw.value, where)
+    return node.func.id, tuple(_literal(a, where) for a in node.args), kwargs, where
+
+
+def _short_name(name):
+    return name if len(name) <= _NAME_SHOWN else short_repr(name, _NAME_SHOWN)
 
 
 def _bind(name, args, kwargs, where):
@@ -211,9 +307,10 @@ def _bind(name, args, kwargs, where):
     for key, value in kwargs.items():
         if key not in params:
             known = ", ".join(params) or "none"
-            raise ValueError(f"{where}: unknown argument {key!r} (it takes: {known}).")
+            raise ValueError(f"{where}: unknown argument {short_repr(key)} (it takes: "
+                             f"{known}).")
         if key in bound:
-            raise ValueError(f"{where}: argument {key!r} given twice.")
+            raise ValueError(f"{where}: argument {short_repr(key)} given twice.")
         bound[key] = value
     return bound
 
@@ -227,7 +324,7 @@ def _real(value, where, what):
 
 def _term(name, args, kwargs, where):
     if name not in _SIGNATURES:
-        raise ValueError(f"{where}: unknown ERGM term {name!r}; known: "
+        raise ValueError(f"{where}: unknown ERGM term {short_repr(name)}; known: "
                          f"{', '.join(FORMULA_TERMS)}.")
     b = _bind(name, args, kwargs, where)
     if name == "edges":

@@ -50,7 +50,7 @@ import scipy.sparse as sp
 from ..graphs._packed import PackedAdjacency
 from ..io._input import one_graph
 from ..utils._memory import check_memory
-from ..utils._params import Rule
+from ..utils._params import QUOTE_LIMIT, Rule, short_repr
 from ._formula import (
     ATTRIBUTE_TERMS,
     attribute_table,
@@ -344,23 +344,28 @@ def _attribute(spec, table, labels, n_nodes, where):
             raise ValueError(f"{where} needs an attribute name, e.g. {spec.call}('Sex'): the "
                              "node attributes were given by name.")
         return check_labels(labels, n_nodes)
+    attr = short_repr(spec.attr)  # a name from the user's formula: quoted capped
     if table is None:
-        raise ValueError(f"{where} reads the node attribute {spec.attr!r}: give the attributes "
+        raise ValueError(f"{where} reads the node attribute {attr}: give the attributes "
                          "by name (a networkx graph's node attributes, a DataFrame or a dict "
                          "of arrays).")
     if spec.attr not in table:
-        raise ValueError(f"{where}: no node attribute {spec.attr!r} (the graph has "
+        raise ValueError(f"{where}: no node attribute {attr} (the graph has "
                          f"{len(table)} attribute{'s' if len(table) != 1 else ''}: "
-                         f"{', '.join(sorted(map(str, table)))}).")
+                         f"{_capped(', '.join(sorted(map(str, table))))}).")
     column = table[spec.attr]
     missing = sum(v is None for v in column) if not isinstance(column, np.ndarray) else 0
     if missing:
-        raise ValueError(f"{where}: the attribute {spec.attr!r} is missing on {missing} "
+        raise ValueError(f"{where}: the attribute {attr} is missing on {missing} "
                          "node(s).")
     try:
         return check_labels(column, n_nodes)
     except ValueError as exc:
-        raise ValueError(f"{where}: attribute {spec.attr!r}: {exc}") from None
+        raise ValueError(f"{where}: attribute {attr}: {exc}") from None
+
+
+def _capped(text):
+    return text if len(text) <= QUOTE_LIMIT else text[:QUOTE_LIMIT] + "..."
 
 
 def _label_table(spec, values, where):
