@@ -48,7 +48,7 @@ from ..graphs._info import graph_guarantee, graph_nodes, tag_graph
 from ..graphs._packed import PackedAdjacency
 from ..utils._batch import split_batch
 from ..utils._memory import check_memory
-from ..utils._output import is_dataframe, pandas_module
+from ..utils._output import is_dataframe, name_index, pandas_module
 from ..utils._params import Options, check_param
 from ..utils._validation import check_adjacency, check_symmetric_matrix
 from ._networkx import from_networkx, is_networkx_graph, networkx_matrix
@@ -271,7 +271,7 @@ def graph_frame(A):
     pd = pandas_module()
     nodes, guarantee = graph_nodes(A), graph_guarantee(A)
     n = A.shape[0]
-    names = pd.RangeIndex(n) if nodes is None else pd.Index(nodes)
+    names = pd.RangeIndex(n) if nodes is None else name_index(nodes)
     if sp.issparse(A):
         frame = pd.DataFrame.sparse.from_spmatrix(A.astype(np.int8), index=names,
                                                   columns=names)

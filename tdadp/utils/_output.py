@@ -22,7 +22,7 @@ import numpy as np
 from sklearn import get_config
 
 __all__ = ["ItemOutputMixin", "TableOutputMixin", "ContainerOutputMixin", "OUTPUT_KINDS",
-           "is_dataframe", "pandas_module"]
+           "is_dataframe", "pandas_module", "name_index"]
 
 OUTPUT_KINDS = ("default", "pandas")
 
@@ -44,6 +44,17 @@ def pandas_module():
         raise ImportError("set_output(transform='pandas') needs pandas: pip install "
                           "pandas.") from exc
     return pd
+
+
+def name_index(names):
+    """Node names as a pandas Index of exactly those objects, one label a name.
+
+    pandas makes a list of tuples a MultiIndex, one level a position in the tuples: names of
+    different lengths came back padded with NaN (``('a',)`` as ``('a', nan, nan)``), and
+    names of one length as a MultiIndex where an Index of names was documented. A tuple is
+    one node's name here.
+    """
+    return pandas_module().Index(list(names), tupleize_cols=False)
 
 
 class ItemOutputMixin:
@@ -115,7 +126,7 @@ class TableOutputMixin(ItemOutputMixin):
         if columns is None:
             columns = self.get_feature_names_out()
         frame = pd.DataFrame(np.asarray(table), columns=columns,
-                             index=None if index is None else pd.Index(list(index)))
+                             index=None if index is None else name_index(index))
         if attrs:
             frame.attrs.update(attrs)
         return frame
