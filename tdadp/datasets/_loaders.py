@@ -14,6 +14,8 @@ import gzip
 import io
 from importlib import resources
 
+from ..utils._params import check_param
+
 __all__ = ["load_polblogs", "load_polbooks", "load_faux_mesa_high", "load_karate",
            "load_davis"]
 
@@ -82,7 +84,9 @@ def load_polblogs(largest_component=False):
     Parameters
     ----------
     largest_component : bool, default=False
-        Return only the largest connected component (1,222 nodes, 16,714 edges).
+        Return only the largest connected component (1,222 nodes, 16,714 edges). A bool
+        (numpy's too): ``"yes"``, ``"False"``, 1 or None are refused, since a string or a
+        number would be read by its truthiness (``"False"`` as True).
 
     Returns
     -------
@@ -106,6 +110,7 @@ def load_polblogs(largest_component=False):
     >>> sorted(set(dict(H.nodes(data="label")).values()))
     [0, 1]
     """
+    check_param(largest_component, ["boolean"], "largest_component", "load_polblogs")
     G = _load("polblogs", "load_polblogs", "Political blogs (Adamic and Glance, 2005)",
               columns={"label": int})
     if largest_component:
