@@ -4,6 +4,11 @@ The conventions are diffprivlib's (``BudgetAccountant``, ``BudgetError``, ``spen
 ``check``, ``spend``, ``remaining(k)``); the composition is this package's, basic sequential
 composition (:func:`tdadp.dp.compose`): the epsilons of the releases add up, and so do their
 deltas.
+
+The sums are kept as they go, exactly (an integer count of the smallest float's units), and
+the spent budget is that sum rounded once to a float: the correctly rounded sum ``math.fsum``
+gives of the whole ledger. A charge costs the same whatever the ledger's length, and the
+answers are those of summing the ledger anew at every charge.
 """
 
 from __future__ import annotations
@@ -35,6 +40,35 @@ def _key(g):
 
 def _within(spent, total):
     return total == math.inf or spent <= total + _SLACK * total
+
+
+# Every finite float is a whole number of units of 2^-1074 (the smallest subnormal), so a
+# sum of floats is kept exactly as a Python int of such units: adding is integer addition,
+# and CPython rounds an int / int division correctly, so the sum read back is the float
+# nearest the exact sum, which math.fsum would give of the whole ledger.
+_UNITS = 1074
+_ONE = 1 << _UNITS
+
+
+def _add(total, values):
+    """The exact ``total`` (an int of units; None is inf, which every sum with an inf in
+    it is) plus the non-negative floats ``values``."""
+    for value in values:
+        if total is None or value == math.inf:
+            return None
+        num, den = float(value).as_integer_ratio()  # den is a power of two, <= 2^1074
+        total += num << (_UNITS + 1 - den.bit_length())
+    return total
+
+
+def _rounded(total):
+    """An exact sum as the nearest float (inf for None, or beyond the float range)."""
+    if total is None:
+        return math.inf
+    try:
+        return total / _ONE
+    except OverflowError:
+        return math.inf
 
 
 class BudgetAccountant:
@@ -102,6 +136,14 @@ class BudgetAccountant:
         self._delta = float(delta)
         self._charges = []  # (epsilon, delta, PrivacyGuarantee or None)
         self._lock = threading.RLock()
+        self._tally()
+
+    def _tally(self):
+        """Set the running sums and kind of guarantee from the ledger (a new or unpickled
+        accountant; every charge then updates them)."""
+        self._sum_epsilon = _add(0, (e for e, _, _ in self._charges))
+        self._sum_delta = _add(0, (d for _, d, _ in self._charges))
+        self._kind = next((_key(g) for _, _, g in self._charges if g is not None), None)
 
     # --- the totals and what is spent -------------------------------------------------------
 
@@ -130,15 +172,11 @@ class BudgetAccountant:
         """How many charges were made."""
         return len(self._charges)
 
-    @staticmethod
-    def _total(pairs):
-        pairs = list(pairs)
-        return (math.fsum(e for e, _ in pairs), math.fsum(d for _, d in pairs))
-
     @property
     def spent(self):
         """(epsilon, delta) spent so far: the sums of the charges (0.0 before any)."""
-        return self._total(self.spent_budget)
+        with self._lock:
+            return (_rounded(self._sum_epsilon), _rounded(self._sum_delta))
 
     def remaining(self, k=1):
         """The (epsilon, delta) each of ``k`` further equal releases may still spend.
@@ -170,22 +208,32 @@ class BudgetAccountant:
         return items
 
     def _check_items(self, items):
-        keys = {_key(g) for _, _, g in self._charges + items if g is not None}
+        """The running sums and kind after ``items``, or the error refusing them.
+
+        Called under the lock: only the kind of the ledger so far and its sums are read.
+        """
+        keys = {_key(g) for _, _, g in items if g is not None}
+        if self._kind is not None:
+            keys.add(self._kind)
         if len(keys) > 1:
             raise ValueError(
                 "BudgetAccountant: cannot add up guarantees about different units, definitions "
                 f"or input classes (as compose): {sorted(map(str, keys))}. Use one accountant "
                 "per kind of guarantee.")
-        eps, delta = self._total([(e, d) for e, d, _ in self._charges + items])
-        if not (_within(eps, self._epsilon) and _within(delta, self._delta)):
+        sum_epsilon = _add(self._sum_epsilon, (e for e, _, _ in items))
+        sum_delta = _add(self._sum_delta, (d for _, d, _ in items))
+        if not (_within(_rounded(sum_epsilon), self._epsilon)
+                and _within(_rounded(sum_delta), self._delta)):
             spent_eps, spent_delta = self.spent
             what = "this release" if len(items) == 1 else f"these {len(items)} releases"
-            charge = self._total([(e, d) for e, d, _ in items])
+            charge = (_rounded(_add(0, (e for e, _, _ in items))),
+                      _rounded(_add(0, (d for _, d, _ in items))))
             raise BudgetError(
                 f"Privacy budget exceeded: {what} would spend (epsilon, delta) = "
                 f"({charge[0]:g}, {charge[1]:g}); of the total ({self._epsilon:g}, "
                 f"{self._delta:g}), ({spent_eps:g}, {spent_delta:g}) is spent already "
                 f"by {self.n_releases} release(s). Nothing was released.")
+        return sum_epsilon, sum_delta, keys.pop() if keys else None
 
     def _as_charges(self, epsilon, delta):
         if isinstance(epsilon, PrivacyGuarantee):
@@ -248,7 +296,7 @@ class BudgetAccountant:
                             "(epsilon, delta) pairs; use spend for a single one.")
         items = self._items(releases)
         with self._lock:
-            self._check_items(items)
+            self._sum_epsilon, self._sum_delta, self._kind = self._check_items(items)
             self._charges.extend(items)
         return self
 
@@ -299,3 +347,5 @@ class BudgetAccountant:
     def __setstate__(self, state):
         self.__dict__.update(state)
         self._lock = threading.RLock()
+        if "_sum_epsilon" not in state:  # pickled before the sums were kept
+            self._tally()
