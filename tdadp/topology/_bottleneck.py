@@ -13,13 +13,12 @@ from collections.abc import Mapping
 import gudhi
 import numpy as np
 from gudhi import hera
-from scipy.sparse import coo_matrix
-from scipy.sparse.csgraph import maximum_bipartite_matching
 from scipy.spatial import cKDTree
 
 from ..utils._output import is_dataframe
 from ..utils._params import Interval, check_param
 from ._diagram import as_diagram
+from ._matching import covers_all, maximum_matching
 from ._parts import Parts, normalizing_exponent
 
 __all__ = ["bottleneck_distance", "wasserstein_distance", "finite_bottleneck",
@@ -33,14 +32,6 @@ _ZERO_SNAP = 1e-290
 
 # The additive error of gudhi's bottleneck: None (exact) or a finite non-negative number.
 ADDITIVE_ERROR = [None, Interval("real", 0, None, "left")]
-
-
-def covers_all(i, j, n_rows, n_cols):
-    """Whether the bipartite graph with edges (i, j) matches every one of ``n_rows`` rows."""
-    if np.unique(i).size < n_rows:
-        return False
-    G = coo_matrix((np.ones(i.size, dtype=np.int8), (i, j)), shape=(n_rows, n_cols)).tocsr()
-    return bool((maximum_bipartite_matching(G, perm_type="column") >= 0).all())
 
 
 def _covers(N, aN, M, eps, strict):
@@ -66,7 +57,8 @@ def _feasible(P, Q, eps, strict=False):
 
     By the Mendelsohn-Dulmage theorem a matching covering the points of both diagrams that
     are farther than eps from the diagonal exists iff one covering those of P and one covering
-    those of Q exist; each is a maximum bipartite matching (Hopcroft-Karp) on the edges
+    those of Q exist; each is a maximum bipartite matching (Hopcroft-Karp with its dead ends
+    marked, in _matching: scipy's takes exponential time on some diagrams) on the edges
     incident to these points only.
     """
     aP, aQ = (P[:, 1] - P[:, 0]) / 2, (Q[:, 1] - Q[:, 0]) / 2
@@ -156,10 +148,7 @@ def _finite_matching(P, Q, value):
             pi = qi = np.zeros(0, dtype=np.int64)
         rows = [pi, np.flatnonzero(aP <= thr), n1 + np.flatnonzero(aQ <= thr), n1 + qi]
         cols = [qi, n2 + np.flatnonzero(aP <= thr), np.flatnonzero(aQ <= thr), n2 + pi]
-        r, c = np.concatenate(rows), np.concatenate(cols)
-        G = coo_matrix((np.ones(r.size, dtype=np.int8), (r, c)),
-                       shape=(n1 + n2, n1 + n2)).tocsr()
-        match = maximum_bipartite_matching(G, perm_type="column")
+        match = maximum_matching(np.concatenate(rows), np.concatenate(cols), n1 + n2, n1 + n2)
         if (match >= 0).all():
             break
     else:  # pragma: no cover - hera's value is within rounding of a feasible threshold

@@ -18,8 +18,9 @@ import math
 import numpy as np
 
 from ..utils._params import Interval, Options, check_param
-from ._bottleneck import ADDITIVE_ERROR, bottleneck_pair, covers_all, resolve_pair
+from ._bottleneck import ADDITIVE_ERROR, bottleneck_pair, resolve_pair
 from ._certified import CertifiedResult
+from ._matching import covers_all
 from ._parts import Parts, normalizing_exponent
 
 __all__ = ["dilation_invariant_bottleneck", "DilationInvariantResult"]

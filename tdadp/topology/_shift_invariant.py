@@ -17,14 +17,9 @@ import numpy as np
 from scipy.spatial import cKDTree
 
 from ..utils._params import Interval, Options, check_param
-from ._bottleneck import (
-    ADDITIVE_ERROR,
-    bottleneck_pair,
-    covers_all,
-    finite_bottleneck,
-    resolve_pair,
-)
+from ._bottleneck import ADDITIVE_ERROR, bottleneck_pair, finite_bottleneck, resolve_pair
 from ._certified import CertifiedResult
+from ._matching import covers_all
 from ._parts import Parts, normalizing_exponent
 
 __all__ = ["shift_invariant_bottleneck", "ShiftInvariantResult"]

@@ -137,3 +137,42 @@ def test_wasserstein():
         wasserstein_distance(X, X, order=np.inf)
     with pytest.raises(ValueError):
         wasserstein_distance(X, X, order=0.5)
+
+
+def layered_diagrams(levels):
+    """Two diagrams whose bottleneck decision just below their distance (1) is the layered
+    graph of scipy issue 26147.
+
+    Points run parallel to the diagonal, one unit apart, so that L_inf cost is the difference
+    of births. Level d has two copies of (d, d + 3) in Q and of (d + 0.5, d + 3.5) in P: each
+    P point is within 0.5 of its level's and the next level's Q points and 1.5 from the rest.
+    A chain of single points far off ends in a spare Q point, and s = (1.5, 3.5), whose
+    half-persistence is exactly 1, reaches the first level only. Every point but s has a
+    partner within 0.5; s goes to the diagonal at cost 1, so the distance is 1, and any
+    smaller level leaves s unmatched at the end of a dead-end layered graph.
+    """
+    P = [(d + 0.5, d + 3.5) for d in range(1, levels + 1) for _ in range(2)]
+    Q = [(d, d + 3.0) for d in range(1, levels + 1) for _ in range(2)]
+    P += [(1000.5 + k, 1003.5 + k) for k in range(1, levels + 1)]
+    Q += [(1000.0 + k, 1003.0 + k) for k in range(1, levels + 2)]
+    P += [(1.5, 3.5), (1000.5, 1003.5)]
+    return np.array(P), np.array(Q)
+
+
+def test_layered_diagrams_small_agree_with_hera():
+    P, Q = layered_diagrams(6)
+    assert hera.bottleneck_distance(P, Q, 0.0) == 1.0
+    d, m = bottleneck_distance(P, Q, matching=True)
+    assert d == 1.0
+    assert matching_cost(P, Q, m) == 1.0
+
+
+def test_layered_diagrams_deep_finish():
+    """40 levels (122 and 121 points). The certificate's decision at 1 - 1e-12 is the layered
+    graph, on which scipy's matching (the code before) explores level d 2^d times: 0.2 to
+    0.3 s at 22 levels, doubling with each level, so 2^18 times that (most of a day) here.
+    This test would hang on that code (it did not finish in 300 s)."""
+    P, Q = layered_diagrams(40)
+    d, m = bottleneck_distance(P, Q, matching=True)
+    assert d == 1.0
+    assert matching_cost(P, Q, m) == 1.0
