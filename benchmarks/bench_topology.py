@@ -10,6 +10,10 @@
 3. A Pipeline ending in scikit-learn: PersistentHomology -> PairwiseDistance ->
    KNeighborsClassifier(metric="precomputed") under 5-fold cross_val_score, noisy circles
    against Gaussian blobs (time and accuracy; chance is 0.5).
+4. The maximum bipartite matching of the bottleneck decision (tdadp's Hopcroft-Karp) against
+   scipy's maximum_bipartite_matching: the layered graphs of scipy issue 26147 (scipy's time
+   doubles with each level), a random graph of 10^6 edges, and the bottleneck distance with
+   its matching of two random 3,000-point diagrams (``--part matching``).
 
 Run from the repository root: ``python -m benchmarks.bench_topology [--quick]``.
 """
@@ -21,6 +25,8 @@ import time
 
 import gudhi
 import numpy as np
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import maximum_bipartite_matching
 from sklearn.model_selection import cross_val_score
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import make_pipeline
@@ -35,6 +41,7 @@ from tdadp.topology import (
     persistence_diagram,
     shift_invariant_bottleneck,
 )
+from tdadp.topology._matching import maximum_matching
 from tdadp.topology._shift_invariant import _Problem
 
 from ._common import machine, report
@@ -257,6 +264,67 @@ def bench_dilation_invariant(sizes):
               f"{res.upper - res.lower:8.1e} {res.n_evaluations:>5} {t:6.2f}", flush=True)
 
 
+def layered_edges(levels):
+    """The edges of scipy issue 26147's layered graph (as in tests/topology/test_matching):
+    two rows a level, adjacent to their level's two columns and the next level's, a dead end
+    at the last level, a chain as long as the levels ending in a free column, and two rows
+    left free by the greedy start. Returns (rows, cols, n_rows, n_cols)."""
+    n_level = 2 * levels
+    rows, cols = [], []
+    for d in range(levels):
+        for r in (2 * d, 2 * d + 1):
+            c = np.arange(2 * d, min(2 * d + 4, n_level))
+            rows.append(np.full(c.size, r))
+            cols.append(c)
+    k = np.arange(levels)
+    rows += [n_level + k, n_level + k, [n_level + levels] * 2, [n_level + levels + 1]]
+    cols += [n_level + k, n_level + k + 1, [0, 1], [n_level]]
+    return (np.concatenate(rows).astype(np.int64), np.concatenate(cols).astype(np.int64),
+            n_level + levels + 2, n_level + levels + 1)
+
+
+def _both_matchings(i, j, n_rows, n_cols, scipy_too=True):
+    """(matched rows, tdadp seconds, scipy seconds or None) on the edges (i, j)."""
+    t = time.perf_counter()
+    size = int((maximum_matching(i, j, n_rows, n_cols) >= 0).sum())
+    t_hk = time.perf_counter() - t
+    if not scipy_too:
+        return size, t_hk, None
+    G = coo_matrix((np.ones(i.size, dtype=np.int8), (i, j)), shape=(n_rows, n_cols)).tocsr()
+    t = time.perf_counter()
+    ref = int((maximum_bipartite_matching(G, perm_type="column") >= 0).sum())
+    t_sp = time.perf_counter() - t
+    if ref != size:
+        raise AssertionError(f"matching sizes differ: tdadp {size}, scipy {ref}")
+    return size, t_hk, t_sp
+
+
+def bench_matching(scipy_levels, levels):
+    print("\n## Maximum bipartite matching: tdadp (Hopcroft-Karp, dead ends marked) vs scipy")
+    maximum_matching(*layered_edges(2))     # compiled or loaded from numba's cache
+    print(f"{'graph':<44} {'edges':>9} {'matched':>8} {'tdadp':>9} {'scipy':>9}")
+    for lv in levels:
+        i, j, n_rows, n_cols = layered_edges(lv)
+        size, t_hk, t_sp = _both_matchings(i, j, n_rows, n_cols, lv in scipy_levels)
+        sp = "-" if t_sp is None else f"{t_sp:.4f}s"
+        print(f"{f'layered, {lv} levels':<44} {i.size:>9,} {size:>8,} {t_hk:>8.4f}s {sp:>9}",
+              flush=True)
+    rng = np.random.default_rng(0)
+    n, m = 100_000, 1_000_000
+    i, j = rng.integers(0, n, m), rng.integers(0, n, m)
+    size, t_hk, t_sp = _both_matchings(i, j, n, n)
+    print(f"{'random, 100,000 x 100,000':<44} {m:>9,} {size:>8,} {t_hk:>8.4f}s "
+          f"{t_sp:>8.4f}s")
+    b = rng.random((2, 3000)) * 3.0
+    X, Y = (np.c_[c, c + rng.exponential(0.5, c.size)] for c in b)
+    t = time.perf_counter()
+    value, _ = bottleneck_distance(X, Y, matching=True)
+    print(f"bottleneck_distance(matching=True), two random 3,000-point diagrams: "
+          f"{time.perf_counter() - t:.2f}s (W_inf = {value:.6f})")
+    print("scipy's time on the layered graphs doubles with each level: about 2^(levels - 20) "
+          "times its 20-level time.")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="small smoke run")
@@ -267,7 +335,8 @@ def main(argv=None):
     parser.add_argument("--graph-n", type=int, default=10000,
                         help="nodes of the private graph of the shift-invariant row")
     parser.add_argument("--part", default="all",
-                        choices=("all", "distance", "graph", "persistence", "classification"))
+                        choices=("all", "distance", "graph", "persistence", "classification",
+                                 "matching"))
     args = parser.parse_args(argv)
     print("# bench_topology")
     print(f"machine: {machine()}; gudhi {gudhi.__version__}")
@@ -277,6 +346,7 @@ def main(argv=None):
         bench_dilation_invariant([500])
         bench_persistence([300], rips_max_n=300)
         bench_classification([(20, 60, "bottleneck")])
+        bench_matching(scipy_levels=(12, 16), levels=(12, 16, 40))
         return
     if args.part == "graph":
         bench_shift_invariant_graph(args.graph_n, grid_budget=args.grid_budget)
@@ -286,6 +356,8 @@ def main(argv=None):
         bench_dilation_invariant([1000, 4000, 8000])
     if args.part in ("all", "persistence"):
         bench_persistence([2000, 10000], rips_max_n=args.rips_max_n)
+    if args.part in ("all", "matching"):
+        bench_matching(scipy_levels=(16, 20, 22, 24), levels=(16, 20, 22, 24, 40, 100_000))
     if args.part in ("all", "classification"):
         bench_classification([(20, 60, "bottleneck"), (60, 100, "bottleneck"),
                               (20, 60, "shift_invariant_bottleneck")])
