@@ -232,7 +232,10 @@ class MQMExact(_ChainHistogram):
 
     The noise scale is :func:`mqm_exact_scale`'s, for the relative-frequency histogram
     (L = 2 / T): eps-Pufferfish privacy for the secrets "X_i = a" against "X_i = b" of every
-    node, under every theta of ``thetas``.
+    node, under every theta of ``thetas``. ``fit`` refuses at once, saying what to use
+    instead, a scale that would need more than about a minute of work (many states with a
+    pmf or "any" start, whose every node has its own tables: 51 states and T = 10^4 need
+    about 7e10 operations); :class:`MQMApprox` needs no tables node by node.
 
     Parameters
     ----------

@@ -17,12 +17,25 @@ import numpy as np
 
 from ._approx_scale import approx_tables
 from ._mixing import chain_mixing
-from ._quilt_search import InfluenceTables, quilt_choice, score_objective, search_built
-from ._scale import ChainNoiseScale, check_scale_args, check_work_memory, quiet_log
+from ._quilt_search import (
+    InfluenceTables,
+    fixed_search_operations,
+    node_search_operations,
+    quilt_choice,
+    score_objective,
+    search_built,
+)
+from ._scale import (
+    ChainNoiseScale,
+    check_scale_args,
+    check_work_memory,
+    check_work_operations,
+    quiet_log,
+)
 from ._theta import check_secret_pairs, family_cells, parse_thetas
 
 __all__ = ["mqm_exact_scale", "quilt_influence_tables", "exact_tables", "family_tables",
-           "exact_nbytes"]
+           "exact_nbytes", "exact_operations"]
 
 # |lam^t| from which the interval family's "any"-start bound of the marginal is shared by all
 # later nodes (its excess over the exact node-by-node bound is then about 1e-12).
@@ -93,6 +106,33 @@ def exact_nbytes(k, T, L, start):
     return nbytes
 
 
+def _marginal_operations(k, start):
+    """Elementary operations of one node's marginal term: for an "any" start the (k, k, k)
+    log-ratios of P^(i-1) (difference, mask, maximum, and the unbounded test), for a pmf
+    start a k x k difference."""
+    return 6.0 * k ** 3 if start == "any" else 4.0 * k * k
+
+
+def exact_operations(k, T, L, start):
+    """Elementary operations of :func:`exact_tables` and of the quilt search over them, before
+    any window is widened (the search checks that itself).
+
+    The log-ratio tables cost about 10 k^3 a distance (the differences, masks and maxima of
+    their (k, k, k) slices, and the power of P). A stationary start adds the l x l two-sided
+    table over the k (k - 1) secret pairs and the position-free search; otherwise every one
+    of the T nodes has its own tables (:func:`node_search_operations`), plus for an "any"
+    start the T powers of P and each node's k^3 marginal term.
+    """
+    n, pairs = L + 1, k * (k - 1)
+    ops = 10.0 * n * k ** 3
+    if start == "stationary":
+        return ops + 2.0 * L * L * pairs + fixed_search_operations(T, L)
+    if start == "any":
+        ops += float(T) * k ** 3
+    return ops + float(T) * k * k + node_search_operations(T, L, pairs,
+                                                           _marginal_operations(k, start))
+
+
 def _pair_mask(valid):
     V = valid[:, None] & valid[None, :]
     np.fill_diagonal(V, False)
@@ -128,9 +168,13 @@ def exact_tables(chain, T, L):
     P = chain.P
     k = P.shape[0]
     start = "stationary" if chain.stationary else ("any" if chain.initial is None else "pmf")
-    check_work_memory(exact_nbytes(k, T, L, start),
-                      f"MQMExact's influence tables ({k} states, T = {T}, quilt length {L}, "
-                      f"{start} start)")
+    what = f"MQMExact's influence tables ({k} states, T = {T}, quilt length {L}, {start} start)"
+    check_work_memory(exact_nbytes(k, T, L, start), what)
+    check_work_operations(
+        exact_operations(k, T, L, start), what,
+        "Use MQMApprox (its bound needs no k^3 tables and no search node by node), a "
+        "stationary start (one set of tables for every node), a smaller max_quilt (the "
+        "quilt-length parameter l), fewer states or a shorter chain (length T).")
     Pw = _powers(P, L)
     F = _forward_table(Pw)
     if chain.stationary:
@@ -203,7 +247,8 @@ def exact_tables(chain, T, L):
             E2[1:, 1:] = _two_sided(Ga, F[1:B + 1], V)
         return E2, EF, EB, V.any()
 
-    return InfluenceTables(T, L, node=node)
+    return InfluenceTables(T, L, node=node, pairs=k * (k - 1),
+                           per_node=_marginal_operations(k, start))
 
 
 def _box_log_ratio(mu_lo, mu_hi, r_lo, r_hi):
@@ -403,7 +448,10 @@ def mqm_exact_scale(thetas, T, epsilon, lipschitz=1.0, max_quilt=None):
         makes every X_i certain: the release would get no noise); and, before any work, when
         the tables would need more memory than this process has left (O(l k^2) for the powers
         and log-ratio tables, O(T k) for a pmf start, O(T k^2) for an "any" start, O(T + l^2)
-        for the search).
+        for the search), or more than ``MAX_OPERATIONS`` (1e10, about a minute) elementary
+        operations (:func:`exact_operations`: O(l k^3) for the tables; for a pmf or "any"
+        start O(T min(l, 32)^2 k^2) for the search node by node, and O(T k^3) more for an
+        "any" start). The message says what to use instead, MQMApprox first.
 
     Notes
     -----

@@ -28,7 +28,7 @@ import math
 
 import numpy as np
 
-from ._scale import QuiltChoice, check_work_memory
+from ._scale import QuiltChoice, check_work_memory, check_work_operations
 
 __all__ = [
     "InfluenceTables",
@@ -38,18 +38,51 @@ __all__ = [
     "search_built",
     "quilt_choice",
     "search_nbytes",
+    "node_operations",
+    "node_search_operations",
+    "fixed_search_operations",
 ]
 
 # Nodes evaluated at once by the position-free search (memory: this many x the quilt length).
 _CHUNK = 4096
 # Quilt distances searched first at each node by the node-by-node search.
 _WINDOW = 32
+# A node's tables and candidates also cost a fixed 0.3 to 0.6 ms of interpreted calls (two
+# states, measured), worth this many elementary operations at the 2e8 a second of the tables.
+_NODE_OVERHEAD = 1e5
 
 
 def search_nbytes(T, W):
     """Bytes of the main arrays of a position-free search over T nodes with quilts up to W:
     the per-node values, the W x W tables and their temporaries, the chunks of nodes."""
     return 8 * (6 * T + 10 * (W + 1) ** 2 + 8 * min(T, _CHUNK) * (W + 1))
+
+
+def node_operations(nodes, T, W, pairs, per_node):
+    """Elementary operations of the tables of the given nodes (an array) with quilts up to W:
+    for each node, the sum and maximum over ``pairs`` secret pairs of every two-sided quilt
+    (a, b), the one-sided maxima, ``per_node`` more (the node's marginal term), and the
+    fixed cost of the node's interpreted calls."""
+    a = np.minimum(nodes - 1, W).astype(float)
+    b = np.minimum(T - nodes, W).astype(float)
+    return float(np.sum((2 * a * b + 2 * (a + b)) * pairs + per_node + _NODE_OVERHEAD))
+
+
+def node_search_operations(T, L, pairs, per_node):
+    """:func:`node_operations` of every node of the node-by-node search with its first window
+    (``min(L, 32)``); widening a node's window is checked when the search asks for it."""
+    W = min(L, _WINDOW)
+    # the nodes within W of an end, one by one; every other node has a = b = W
+    ends = np.unique(np.r_[np.arange(1, min(W, T) + 1), np.arange(max(1, T - W + 1), T + 1)])
+    middle = T - ends.size
+    return (node_operations(ends, T, W, pairs, per_node)
+            + middle * ((2 * W * W + 4 * W) * pairs + per_node + _NODE_OVERHEAD))
+
+
+def fixed_search_operations(T, W):
+    """Elementary operations of the position-free search with quilts up to W: the prefix
+    minima of the W x W table, the nodes within W of an end, and the bisection's nodes."""
+    return 6.0 * (W + 1) ** 2 + 12.0 * (W + 1) * (min(T, 2 * W) + 3 * math.log2(T + 1))
 
 
 def _node_nbytes(W):
@@ -73,13 +106,17 @@ class InfluenceTables:
     ``fixed`` (position-free: stationary start, or a bound): ``E2[a, b]``, ``EF[b]``, ``EB[a]``.
     Otherwise ``node(i)`` gives the tables of node i, and with ``tail_from`` given, the nodes
     from ``tail_from`` on share the position-free ``E2``, ``EF``, ``EB`` (bounds of theirs).
+    ``pairs`` and ``per_node``, when ``pairs`` is given, are what a node's tables cost (see
+    :func:`node_operations`): the search then checks the work of widening its windows.
     """
 
-    def __init__(self, T, L, E2=None, EF=None, EB=None, node=None, tail_from=None):
+    def __init__(self, T, L, E2=None, EF=None, EB=None, node=None, tail_from=None,
+                 pairs=None, per_node=0.0):
         self.T, self.L = T, L
         self.E2, self.EF, self.EB = E2, EF, EB
         self.node = node
         self.tail_from = T + 1 if tail_from is None else int(tail_from)
+        self.pairs, self.per_node = pairs, per_node
 
     @property
     def fixed(self):
@@ -236,24 +273,40 @@ def search(tab, objective):
     # Node by node, quilts within a window first: a quilt reaching beyond W has
     # card(X_N) >= W + 1, and the objective grows with card(X_N) at least as fast as
     # objective.card_bound says, so the window is widened only when a wider quilt could win.
+    # The nodes to widen are searched after the others, once the work they need is known.
     W0 = min(tab.L, _WINDOW)
     worst = None
-    checked = W0
-    for i in range(1, min(T, tab.tail_from - 1) + 1):
+    last = min(T, tab.tail_from - 1)
+    widen = np.zeros(last + 1, dtype=np.int64)      # the window node i needs (0: W0 is enough)
+    for i in range(1, last + 1):
         E2, EF, EB, has_pair = tab.node(i, W0)
         if not has_pair:
             continue
         val, (quilt, card, infl) = _node_candidates(i, T, E2, EF, EB, objective)
         bound = objective.card_bound(val)
         if W0 < tab.L and bound > W0 + 1:
-            W = tab.L if not math.isfinite(bound) else min(tab.L, int(bound) + 1)
-            if checked < W:
-                check_work_memory(_node_nbytes(W), f"the quilt search of node {i} with quilts "
-                                                   f"up to {W} nodes away")
-                checked = W
-            E2, EF, EB, _ = tab.node(i, W)
-            val, (quilt, card, infl) = _node_candidates(i, T, E2, EF, EB, objective)
-        if worst is None or val > worst[0]:
+            widen[i] = tab.L if not math.isfinite(bound) else min(tab.L, int(bound) + 1)
+        elif worst is None or val > worst[0]:
+            worst = (val, i, quilt, card, infl)
+    nodes = np.flatnonzero(widen)
+    if nodes.size and tab.pairs is not None:
+        ops = sum(node_operations(nodes[widen[nodes] == W], T, W, tab.pairs, tab.per_node)
+                  for W in np.unique(widen[nodes]))
+        check_work_operations(ops, f"the quilt search of {nodes.size} of the {T} nodes with "
+                                   f"quilts up to {int(widen.max())} nodes away",
+                              "Use MQMApprox, a larger epsilon or a smaller max_quilt (the "
+                              "quilt-length parameter l).")
+    checked = W0
+    for i in nodes:
+        i, W = int(i), int(widen[i])
+        if checked < W:
+            check_work_memory(_node_nbytes(W), f"the quilt search of node {i} with quilts "
+                                               f"up to {W} nodes away")
+            checked = W
+        E2, EF, EB, _ = tab.node(i, W)
+        val, (quilt, card, infl) = _node_candidates(i, T, E2, EF, EB, objective)
+        # of equal values the first node, as a search in node order would keep
+        if worst is None or val > worst[0] or (val == worst[0] and i < worst[1]):
             worst = (val, i, quilt, card, infl)
     if tab.tail_from <= T:
         i = _worst_fixed_node(tab, objective, tab.tail_from)

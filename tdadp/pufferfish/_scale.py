@@ -17,11 +17,19 @@ from ..utils._memory import check_memory
 from ..utils._params import Interval, check_param
 
 __all__ = ["QuiltChoice", "ChainNoiseScale", "check_scale_args", "quiet_log",
-           "check_work_memory"]
+           "check_work_memory", "check_work_operations", "MAX_OPERATIONS"]
 
 # Work below this many bytes is not checked against the memory left (reading the limits costs
 # about 0.1 ms, and the interval family runs a search per cell).
 _SMALL_WORK = 1 << 26
+
+# The most elementary operations (one sum, comparison or logarithm of one array element) a
+# noise scale may need. numpy runs the influence tables' operations at 1e8 to 3e8 a second on
+# one core (the two-sided tables of a 51-state chain, with and without other work on the
+# machine), so this is about a minute of work, give or take a factor of 2.
+# Memory no longer stops the exact tables (they are built a few distances at a time), so
+# without this bound a 51-state chain of 10^4 records started anywhere ran for hours.
+MAX_OPERATIONS = 1e10
 
 
 def check_work_memory(nbytes, what):
@@ -33,6 +41,18 @@ def check_work_memory(nbytes, what):
     if nbytes > _SMALL_WORK:
         check_memory(nbytes, what, " Give a shorter chain (length T) or a smaller max_quilt "
                                    "(the quilt-length parameter l).")
+
+
+def check_work_operations(ops, what, instead):
+    """Refuse, before starting it, work estimated at more than :data:`MAX_OPERATIONS`.
+
+    ``ops`` is the estimate of the elementary operations; the message says how many, how far
+    past the bound, and ``instead`` (what to do instead).
+    """
+    if ops > MAX_OPERATIONS:
+        raise ValueError(f"{what} would need about {ops:.2g} elementary operations, "
+                         f"{ops / MAX_OPERATIONS:.3g} times the {MAX_OPERATIONS:.0e} (about a "
+                         f"minute of work) it starts at most. {instead}")
 
 
 def check_scale_args(T, epsilon, lipschitz, max_quilt):
