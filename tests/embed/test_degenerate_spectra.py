@@ -7,6 +7,7 @@ import scipy.sparse as sp
 
 from tdadp import AdjacencySpectralEmbedding
 from tdadp.embed._dimension import zhu_ghodsi_elbows
+from tdadp.embed._eigen import ShiftedAdjacency, top_eigenpairs
 
 
 def test_no_elbow_between_equal_values():
@@ -31,3 +32,15 @@ def test_a_repeated_top_eigenvalue_is_kept_whole(count, size, expected):
 def test_a_given_scan_is_not_widened():
     A = sp.block_diag([np.ones((3, 3)) - np.eye(3)] * 10, format="csr")
     assert AdjacencySpectralEmbedding(max_components=5).fit(A).n_components_ == 5
+
+
+def test_krylov_keeps_its_basis_orthonormal_when_the_space_stops_growing():
+    # A complete graph's products lie in the block's span and the all-ones vector: the rest
+    # of each new block is rounding, which normalising turned into directions along the
+    # basis (the top eigenvalue of K_1200 came out 1,222, then 33,000 after 32 products).
+    n = 1200
+    op = ShiftedAdjacency(np.ones((n, n)) - np.eye(n))
+    w, V, info = top_eigenpairs(op, 5, "krylov", tol=1e-3, max_products=32, return_info=True)
+    np.testing.assert_allclose(w, [n - 1, -1, -1, -1, -1], atol=1e-9)
+    np.testing.assert_allclose(V.T @ V, np.eye(5), atol=1e-12)
+    assert info.converged
