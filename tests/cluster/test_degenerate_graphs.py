@@ -9,6 +9,7 @@ import scipy.sparse as sp
 
 from tdadp import EdgeFlip
 from tdadp.cluster import BlockModelClustering, ToMATo
+from tdadp.cluster._blockmodel import _merge_repeated
 
 
 def _cliques(count, size):
@@ -97,3 +98,33 @@ def test_tomato_joins_the_points_tied_with_the_kth_neighbour():
     assert est.k_ == 5
     assert est.n_connected_components_ == 1
     assert est.n_clusters_ == 1
+
+
+def test_rows_equal_up_to_the_solvers_error_are_one_point():
+    # float32 products leave the rows of a complete graph's nodes up to 6 times the relative
+    # residual apart (K_1200: 7.8e-8, rows 4.6e-7 apart), over a boundary of any grid.
+    rng = np.random.default_rng(0)
+    base = np.array([0.5, -0.25, 0.125])
+    rows = base + rng.uniform(-2.3e-7, 2.3e-7, size=(300, 3))
+    far = base + np.array([[1e-3, 0, 0], [0, -1e-3, 0]])  # other nodes: kept to the bit
+    points = np.vstack([rows, far])
+    merged, n_distinct = _merge_repeated(points, 7.8e-8)
+    assert n_distinct == 3
+    assert np.all(merged[:300] == points[0])
+    assert np.array_equal(merged[300:], far)
+    # without a residual, the rounding level of a dense solve only
+    assert _merge_repeated(points, 0.0)[1] == 302
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sparse", [False, True])
+def test_a_large_complete_graph_is_one_cluster(sparse):
+    # n > 1000: the block Krylov solver; with float32 products (dense 0/1) the rows of equal
+    # nodes are 4.6e-7 apart; with float64 ones (sparse) its basis lost orthogonality and the
+    # top eigenvalue grew with every product (33,000 after the scan's 32).
+    A = _cliques(1, 1200)
+    model = BlockModelClustering(random_state=0).fit(sp.csr_matrix(A) if sparse else A)
+    assert model.n_components_ == 1
+    # the squared rows add up to the eigenvalue (float32 products: to about 1e-5)
+    assert np.sum(np.asarray(model.embedding_) ** 2) == pytest.approx(1199, rel=1e-5)
+    assert model.n_clusters_ == 1 and np.all(model.labels_ == 0)
