@@ -277,6 +277,15 @@ default="auto"
         mechanism, clusterer = steps[0], steps[-1]
         embedder = steps[1] if len(steps) == 3 else None
         G = one_graph(X, "G")
+        # What the number of nodes (public) already rules out is refused before the
+        # release, so that it costs no budget.
+        n = G.shape[0]
+        if self.n_clusters is not None and self.n_clusters > n:
+            raise ValueError(f"n_clusters={self.n_clusters} is more than the graph's {n} "
+                             "nodes; ask for fewer clusters.")
+        if self.n_components is not None and self.n_components >= n:
+            raise ValueError(f"n_components={self.n_components} must be below the graph's "
+                             f"{n} nodes.")
         # release_ stays a graph (ready for save_release) and the embedding is wrapped once,
         # here, whatever scikit-learn's global output setting says.
         mechanism.set_output(transform="default")

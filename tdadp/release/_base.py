@@ -97,6 +97,15 @@ class ReleaseMechanism(ParamsMixin, TransformerMixin, BaseEstimator, auto_wrap_o
     def _join(self, outputs, single):
         return join_batch(outputs, single)
 
+    def _plan(self, items, pandas):
+        """The items as released, after every decision that precedes the charge.
+
+        A subclass whose release can be refused, or whose output's form is chosen, decides
+        it here from public quantities (sizes, parameters, the machine), so that a refusal
+        costs no budget and neighbouring inputs get the same decisions.
+        """
+        return items
+
     def _pandas_output(self):
         return False
 
@@ -140,6 +149,7 @@ class ReleaseMechanism(ParamsMixin, TransformerMixin, BaseEstimator, auto_wrap_o
         items, single = self._split(X)
         # Read before the charge: a bad output setting (or pandas missing) spends nothing.
         pandas = self._pandas_output()
+        items = self._plan(items, pandas)
         self._charge(len(items))
         streams = item_streams(self.random_state, range(len(items)),
                                stage_tag(type(self).__name__), allow_secure=True)
@@ -181,9 +191,9 @@ class GraphRelease(ItemOutputMixin, ReleaseMechanism):
     batch as a list of them. Every graph stage reads such a DataFrame back as the graph
     (node names and guarantee, so the privacy-adjusted embedding still finds the flip rate).
     A packed release (:class:`~tdadp.graphs.PackedAdjacency`) becomes a dense DataFrame
-    when its ``n^2`` bytes fit in half of the memory left, else ``transform`` refuses with a
-    ValueError saying how much it needs (after the release is made and charged: keep the
-    default output for graphs that large). A subclass whose release is a statistic of the
+    when its ``n^2`` bytes fit in the memory left, else ``transform`` refuses with a
+    ValueError saying how much it needs, before anything is charged (keep the default
+    output for graphs that large). A subclass whose release is a statistic of the
     graph offers no ``set_output``.
     """
 

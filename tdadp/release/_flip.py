@@ -23,6 +23,7 @@ theory/exact_noise.html).
 from __future__ import annotations
 
 import sys
+import warnings
 
 import numpy as np
 import scipy.sparse as sp
@@ -40,19 +41,18 @@ from ..graphs._dyads import (
     bernoulli_positions,
     dyad_index,
     dyad_pairs,
-    gap_parameters,
     n_dyads,
     row_blocks,
     symmetric_csr,
     write_upper_block,
 )
-from ..graphs._info import graph_nodes, tag_graph
+from ..graphs._info import EdgeListedNodes, graph_nodes, tag_graph
 from ..graphs._packed import PackedAdjacency, fill_blocks
 from ..io._input import graph_batch
-from ..utils._memory import available_memory, check_memory
-from ..utils._params import Options
+from ..utils._params import Interval, Options, check_param
 from ..utils._random import block_streams
 from ._base import GraphRelease
+from ._plan import check_edge_bound, input_kind, plan_releases
 
 __all__ = [
     "OUTPUT_KINDS",
@@ -81,13 +81,9 @@ def _flip_dense(A, rate, rng, progress):
 
 
 def _flip_sparse(A, rate, rng):
+    # Its memory was checked by the plan, before the charge, for the largest input allowed:
+    # nothing here may refuse (a refusal now would depend on the private edges).
     n = A.shape[0]
-    flips = gap_parameters(rate)[2] * n_dyads(n) if 0 < rate < 0.5 else rate * n_dyads(n)
-    # Row and column indices, data and the XOR's working copies: about 48 bytes an edge.
-    check_memory(48 * (flips + A.nnz), f"a sparse release of a graph on {n} nodes "
-                 f"(about {flips:.3g} flipped dyads)",
-                 " A flip rate this high makes the release dense: release a dense graph, "
-                 "or use a larger epsilon.")
     upper = sp.triu(A, k=1).tocoo()
     present = np.sort(dyad_index(upper.row, upper.col, n))
     flips = bernoulli_positions(rng, rate, n_dyads(n))
@@ -97,9 +93,6 @@ def _flip_sparse(A, rate, rng):
 
 #: What a release can be: the input's kind (or packed when that would not fit), or one kind.
 OUTPUT_KINDS = ("auto", "dense", "sparse", "packed")
-
-# Share of the memory left that an "auto" release may take before it falls back to packed.
-_AUTO_SHARE = 0.5
 
 
 def flip_block(rng, rate, n, i0, i1):
@@ -137,8 +130,6 @@ def _input_words(A, out, i0, i1):
 
 def _flip_packed(A, rate, rng, progress):
     n = A.shape[0]
-    check_memory(n * (n - 1) / 16 + 8 * n, f"a packed release of a graph on {n} nodes",
-                 " Release on a machine with more memory, or partition the work (Dask).")
     out = PackedAdjacency(n)
 
     def block(i0, i1, g):
@@ -151,38 +142,8 @@ def _flip_packed(A, rate, rng, progress):
                        progress=progress)
 
 
-def _kind(A):
-    if isinstance(A, PackedAdjacency):
-        return "packed"
-    return "sparse" if sp.issparse(A) else "dense"
-
-
-def _output_bytes(A, kind, rate):
-    n = A.shape[0]
-    if kind == "dense":
-        return float(n) * n
-    if kind == "packed":
-        return n * (n - 1) / 16
-    edges = A.count_edges() if isinstance(A, PackedAdjacency) else (
-        A.nnz // 2 if sp.issparse(A) else int(A.sum()) // 2)
-    expected = edges * (1 - rate) + (n_dyads(n) - edges) * rate
-    # CSR of both triangles (int32 indices, uint8 data) and the XOR's working copies.
-    return 48.0 * expected
-
-
-def output_kind(A, output, rate):
-    """The kind of the release of ``A``: ``output``, or for "auto" the input's kind when its
-    release takes at most half of the memory left, else "packed"."""
-    if output != "auto":
-        return output
-    kind = _kind(A)
-    if kind != "packed" and _output_bytes(A, kind, rate) > _AUTO_SHARE * available_memory():
-        return "packed"
-    return kind
-
-
-def _randomized_response(A, rate, rng, output="auto", verbose=False, desc="release"):
-    kind = output_kind(A, output, rate)
+def _randomized_response(A, rate, rng, kind, verbose=False, desc="release"):
+    """The release of ``A`` as a graph of ``kind``, planned beforehand (nothing refuses)."""
     # Only the packed and dense paths work by blocks of rows (a sparse release draws its
     # flips at once). The bar counts rows and draws nothing: the release is the same.
     blocks = kind == "packed" or isinstance(A, PackedAdjacency) or (kind == "dense" and rate > 0)
@@ -196,20 +157,13 @@ def _respond(A, rate, rng, kind, progress):
         return _flip_packed(A, rate, rng, progress)
     if isinstance(A, PackedAdjacency):
         released = _flip_packed(A, rate, rng, progress)
-        if kind == "dense":
-            check_memory(float(A.n) ** 2, f"a dense copy of a graph on {A.n} nodes")
-            return released.toarray()
-        check_memory(_output_bytes(released, "sparse", 0.0),
-                     f"a sparse copy of a graph on {A.n} nodes")
-        return released.tocsr()
+        return released.toarray() if kind == "dense" else released.tocsr()
     if kind == "sparse":
         S = A if sp.issparse(A) else sp.csr_matrix(A)
         if rate == 0:
             return S.copy()
         return _flip_sparse(S, rate, rng)
     if sp.issparse(A):
-        check_memory(float(A.shape[0]) ** 2, f"a dense release of a graph on {A.shape[0]} "
-                     "nodes", ' Use output="packed" (one bit per dyad).')
         A = A.toarray()
     return A.copy() if rate == 0 else _flip_dense(A, rate, rng, progress)
 
@@ -227,14 +181,16 @@ class _RandomizedResponse(GraphRelease):
         **GraphRelease._parameter_constraints,
         "output": [Options(*OUTPUT_KINDS)],
         "verbose": ["boolean"],
+        "max_edges": [None, Interval("int", 0, None, "left")],
     }
 
     def __init__(self, epsilon=1.0, random_state=None, n_jobs=None, output="auto",
-                 accountant=None, verbose=False):
+                 accountant=None, verbose=False, max_edges=None):
         super().__init__(epsilon=epsilon, random_state=random_state, n_jobs=n_jobs,
                          accountant=accountant)
         self.output = output
         self.verbose = verbose
+        self.max_edges = max_edges
 
     def _rate(self, epsilon):
         raise NotImplementedError
@@ -252,18 +208,40 @@ class _RandomizedResponse(GraphRelease):
         # Validation gives CSR matrices; remember which inputs were sparse *arrays*.
         return [(A, isinstance(r, sp.sparray)) for A, r in zip(items, raw)], single
 
+    def _plan(self, items, pandas):
+        # Everything shown besides the released edges is decided here, from public
+        # quantities, before the charge: the output kind, a refusal, the node-set warning.
+        name = type(self).__name__
+        max_edges = check_param(self.max_edges, self._parameter_constraints["max_edges"],
+                                "max_edges", name)
+        if any(isinstance(graph_nodes(A), EdgeListedNodes) for A, _ in items):
+            warnings.warn(
+                f"{name}: the node set of this graph was read from its edges (read_edgelist "
+                "without nodes=), so the release reveals which nodes have an edge; pass the "
+                "public node list (read_edgelist(..., nodes=...)) unless the node set is "
+                "public anyway.", UserWarning, stacklevel=4)
+        plans = plan_releases([(A.shape[0], input_kind(A)) for A, _ in items],
+                              self.flip_probability_, self.output, max_edges,
+                              mechanism=f"{name} release", pandas=pandas)
+        for k, (A, _) in enumerate(items):
+            check_edge_bound(A, max_edges, "the graph" if len(items) == 1 else f"graph {k}")
+        return [(A, sparse_array, plan.kind)
+                for (A, sparse_array), plan in zip(items, plans)]
+
     def _release(self, item, rng):
-        A, sparse_array = item
-        out = self._release_graph(A, rng)
+        A, sparse_array, kind = item
+        out = self._release_graph(A, rng, kind)
         if sparse_array and sp.issparse(out):
             out = sp.csr_array(out)
         return tag_graph(out, nodes=graph_nodes(A), guarantee=self.guarantee_)
 
-    def _release_graph(self, A, rng):
+    def _release_graph(self, A, rng, kind=None):
         """The released adjacency of one validated graph (uint8 ndarray, CSR matrix or
-        PackedAdjacency), of the kind ``output`` asks for."""
-        return _randomized_response(A, self.flip_probability_, rng, self.output,
-                                    self.verbose, f"{type(self).__name__} release")
+        PackedAdjacency), of the planned ``kind`` (planned now when not given)."""
+        if kind is None:
+            kind = self._plan([(A, False)], False)[0][2]
+        return _randomized_response(A, self.flip_probability_, rng, kind, self.verbose,
+                                    f"{type(self).__name__} release")
 
     def transform(self, X):
         """Release each graph.
@@ -277,10 +255,11 @@ class _RandomizedResponse(GraphRelease):
         Returns
         -------
         A_eps : ndarray of uint8, scipy sparse CSR or PackedAdjacency, or a list of them
-            With ``output="auto"``, the input's kind when its release takes at most half of
-            the memory this process can still use (rlimits, cgroups, available memory),
-            else a :class:`~tdadp.graphs.PackedAdjacency` (one bit per dyad: at eps = 1 a
-            sparse input's release is 27% dense). The input's kind: dense gives a uint8 array (a
+            With ``output="auto"``, the input's kind when its release, for the largest
+            input ``max_edges`` allows, takes at most half of the memory this process can
+            still use (rlimits, cgroups, available memory), else a
+            :class:`~tdadp.graphs.PackedAdjacency` (one bit per dyad: at eps = 1 a sparse
+            input's release is 27% dense). The input's kind: dense gives a uint8 array (a
             :class:`~tdadp.graphs.GraphArray`), a sparse matrix a ``csr_matrix``, a sparse
             array a ``csr_array``, a networkx graph a ``csr_matrix``. Each carries the node
             names of its input and ``guarantee_`` (read them with ``graph_nodes`` and
@@ -319,7 +298,10 @@ class EdgeFlip(_RandomizedResponse):
         The kind of the release. "auto": the input's kind when that release takes at most
         half of the memory the process can still use, else "packed" (one bit per dyad,
         :class:`~tdadp.graphs.PackedAdjacency`). Any kind that would not fit is refused up
-        front with a ValueError saying how much it needs. A packed release draws the coins
+        front with a ValueError saying how much it needs. Both are decided from public
+        quantities alone (``n``, epsilon, ``max_edges``, the input's container and the
+        machine), before the budget is charged: neighbouring graphs get the same kind and
+        the same refusals, and a refusal costs nothing. A packed release draws the coins
         of each row block from its own stream (:func:`~tdadp.utils.block_streams`), so it is
         the same whichever worker computes a block; it has the law of the dense release,
         not its coins.
@@ -327,6 +309,13 @@ class EdgeFlip(_RandomizedResponse):
         Show a progress bar (tqdm, on stderr) over the rows of each graph released block by
         block: packed and dense releases (a sparse release draws its flips in one step). It
         draws nothing: the release is the same either way.
+    max_edges : int, optional
+        A public bound on the number of edges of each input graph, which a sparse
+        release's memory is planned for; None plans for the largest graph on ``n`` nodes
+        (every dyad an edge), which makes "auto" choose a packed release from about 15,000
+        nodes on a 24 GB machine. A graph with more edges is refused before anything is
+        charged or drawn. The bound must not be read off the private graph: the refusal
+        says that a graph exceeds it.
 
     Attributes
     ----------
@@ -397,6 +386,8 @@ class LaplaceFlip(_RandomizedResponse):
     output : {"auto", "dense", "sparse", "packed"}, default="auto"
         As for :class:`EdgeFlip`.
     verbose : bool, default=False
+        As for :class:`EdgeFlip`.
+    max_edges : int, optional
         As for :class:`EdgeFlip`.
 
     Attributes
