@@ -51,6 +51,7 @@ from .io import (
     load_packed,
     load_release,
     read_edgelist,
+    read_nodes,
     save_packed,
     save_release,
     simple_graph,
@@ -208,6 +209,7 @@ __all__ = [
     "clustering_scores",
     # input/output
     "read_edgelist",
+    "read_nodes",
     "from_networkx",
     "to_networkx",
     "simple_graph",

@@ -10,6 +10,7 @@ from ._grdpg import (
     sample_grdpg,
 )
 from ._info import (
+    EdgeListedNodes,
     GraphArray,
     graph_guarantee,
     graph_nodes,
@@ -29,6 +30,7 @@ __all__ = [
     "probability_matrix",
     "GraphArray",
     "tag_graph",
+    "EdgeListedNodes",
     "graph_nodes",
     "graph_guarantee",
     "isolated_nodes",

@@ -23,7 +23,21 @@ import scipy.sparse as sp
 
 from ._packed import PackedAdjacency
 
-__all__ = ["GraphArray", "tag_graph", "graph_nodes", "graph_guarantee"]
+__all__ = ["GraphArray", "EdgeListedNodes", "tag_graph", "graph_nodes", "graph_guarantee"]
+
+
+class EdgeListedNodes(list):
+    """Node names whose *set* was read from the edges themselves (an edge list without a
+    node list): exactly the nodes with at least one edge.
+
+    An edge-DP release must not reveal more than its released edges, but a node set read
+    from the private edges reveals which nodes have an edge (adding one edge to a new node
+    adds a row). The names travel as this list so that a mechanism can warn before it
+    releases such a graph; a plain list (or a node list given to the reader) is a node set
+    the caller vouches is public.
+    """
+
+    __slots__ = ()
 
 
 class GraphArray(np.ndarray):
@@ -80,7 +94,7 @@ class GraphArray(np.ndarray):
 def _check_nodes(nodes, n):
     if nodes is None:
         return None
-    nodes = list(nodes)
+    nodes = EdgeListedNodes(nodes) if isinstance(nodes, EdgeListedNodes) else list(nodes)
     if len(nodes) != n:
         raise ValueError(f"{len(nodes)} node names for a graph with {n} nodes.")
     return nodes

@@ -14,6 +14,7 @@ DataFrame (:func:`graph_frame`), which every graph stage reads back.
 
 from ._edgelist import (
     read_edgelist,
+    read_nodes,
 )
 from ._input import (
     coerce_graphs,
@@ -43,6 +44,7 @@ from ._release_file import (
 
 __all__ = [
     "read_edgelist",
+    "read_nodes",
     "from_networkx",
     "to_networkx",
     "is_networkx_graph",

@@ -9,12 +9,13 @@ import re
 
 import numpy as np
 
-from ..graphs._info import tag_graph
+from ..graphs._info import EdgeListedNodes, tag_graph
 from ..utils._params import Interval, Options, check_param
 from ..utils._validation import SELF_LOOP_POLICIES, WEIGHT_POLICIES, check_adjacency
 from ._graph import edges_to_matrix
 
-__all__ = ["read_edgelist", "DIRECTED_POLICIES", "DirectedEdgesError", "undirected_arcs"]
+__all__ = ["read_edgelist", "read_nodes", "DIRECTED_POLICIES", "DirectedEdgesError",
+           "undirected_arcs"]
 
 #: What a reader does with a directed list of arcs: refuse it, an edge wherever either arc
 #: exists (networkx's ``G.to_undirected()``), or only where both do
@@ -317,7 +318,7 @@ def undirected_arcs(src, dst, values, n, directed, *, known_directed, source, op
 
 def read_edgelist(path, *, delimiter="auto", comments="#", header="infer", weight_column=2,
                   directed="refuse", self_loops="error", weights="error", sparse=True,
-                  return_nodes=False, node_order="sorted"):
+                  return_nodes=False, node_order="sorted", nodes=None):
     """Read an undirected network from an edge-list file (CSV, TSV or whitespace-separated).
 
     Each data line holds one edge: two node labels, then optionally its weight (column
@@ -363,6 +364,18 @@ def read_edgelist(path, *, delimiter="auto", comments="#", header="infer", weigh
     comes after "9") and as strings otherwise; ``"first_seen"`` keeps the order of first
     appearance in the file.
 
+    With ``nodes``, the first line is a header when it names no listed node and both its
+    endpoint fields are such common names; otherwise an edge.
+
+    **The node set.** Without ``nodes``, the graph's nodes are the labels the edges name:
+    a node without an edge cannot appear, and the node list reveals which nodes have an
+    edge. That is fine for a public network, but not for one about to be released with
+    edge-DP (one more edge to a new node adds a row to the release): give the public node
+    list as ``nodes``, and the graph has exactly those nodes, the isolated ones included, in
+    an order that depends on that list alone (``node_order`` applied to it). Names read
+    from the edges travel as :class:`~tdadp.graphs.EdgeListedNodes`, which the release
+    mechanisms warn about.
+
     Parameters
     ----------
     path : str, path-like or file object (text or binary, UTF-8)
@@ -391,6 +404,13 @@ def read_edgelist(path, *, delimiter="auto", comments="#", header="infer", weigh
         when every label is an integer, else strings. The matrix carries them too
         (:func:`tdadp.graphs.graph_nodes`), for the stages downstream.
     node_order : {"sorted", "first_seen"}, default="sorted"
+        With ``nodes``: "sorted" sorts the list as above, "first_seen" keeps its order.
+    nodes : sequence of str or int, optional
+        The public node list: every node of the network, isolated ones included, each name
+        once (an int and its decimal text are the same name). Every edge must join two
+        listed nodes (else a ValueError counting the labels that are not listed). The
+        names come back as ints when every name is an integer within int64 (distinct as
+        integers), else as strings, as for labels read from the edges.
 
     Returns
     -------
@@ -462,8 +482,16 @@ def read_edgelist(path, *, delimiter="auto", comments="#", header="infer", weigh
                 f"separated by {'whitespace' if delimiter is None else _quote(delimiter)}, "
                 f"got {len(fields)} field(s) in {_quote(text)}."
             )
+    index = {} if nodes is None else _node_index(nodes)
     if rows and header == "infer":
-        if isinstance(weight_column, str):
+        if index:
+            # With the node list, the first line is a header only when it names no listed
+            # node and both its fields are endpoint column names; anything else is an edge
+            # (the guess below could take a lone edge's line for a header and drop it).
+            first = rows[0][1][:2]
+            header = not any(f in index for f in first) and all(
+                _normal(f) in _HEADER_NAMES for f in first)
+        elif isinstance(weight_column, str):
             header = _normal(weight_column) in {_normal(f) for f in rows[0][1]}
         else:
             header = _infer_header(rows[0][1], [f for _, f in rows[1:]], weight_column)
@@ -471,9 +499,10 @@ def read_edgelist(path, *, delimiter="auto", comments="#", header="infer", weigh
     if header:
         rows = rows[1:]
     wi = _weight_index(weight_column, header_fields)
-    if not rows:
+    if not rows and not index:
+        # Without a node list there is no graph; with one, it is the empty graph.
         raise ValueError("the edge list has no edge.")
-    index = {}
+    listed = len(index)
     src, dst, values = [], [], []
     for lineno, fields in rows:
         for label in fields[:2]:
@@ -483,6 +512,11 @@ def read_edgelist(path, *, delimiter="auto", comments="#", header="infer", weigh
         dst.append(index[fields[1]])
         values.append(_weight(fields, wi, lineno))
     labels = list(index)
+    if len(labels) > listed > 0:
+        # A count, not the labels: they are the private graph's.
+        raise ValueError(f"{len(labels) - listed:,} label(s) of the edge list are not in the "
+                         f"node list of {listed:,} nodes; list every node (an edge-DP "
+                         "release needs the whole node set from outside the edges).")
     if len(labels) < 2:
         raise ValueError(f"the edge list has only one node ({_quote(labels[0])}); need at "
                          "least 2.")
@@ -500,15 +534,112 @@ def read_edgelist(path, *, delimiter="auto", comments="#", header="infer", weigh
                         source="the edge list")
     A = check_adjacency(A, "the edge list", self_loops=self_loops, weights=weights,
                         nodes=out_labels, opt_in="read_edgelist(..., {})", stacklevel=2)
+    if nodes is None:
+        out_labels = EdgeListedNodes(out_labels)
     A = tag_graph(A if sparse else A.toarray(), nodes=out_labels)
     return (A, out_labels) if return_nodes else A
 
 
+def read_nodes(path, *, comments="#"):
+    """Read a node list: one name a line, or the column ``node`` of a CSV with a header.
+
+    The public node set of a network to release (see :func:`read_edgelist`'s ``nodes``):
+    every node, isolated ones included, each once. Fields follow CSV quoting (a name holding
+    a comma is quoted); comments are cut as :func:`read_edgelist` cuts them, so give both
+    files the same ``comments``.
+
+    Parameters
+    ----------
+    path : str or path-like
+    comments : str or None, default="#"
+
+    Returns
+    -------
+    list of str
+
+    Raises
+    ------
+    ValueError
+        On invalid CSV, a line with the wrong number of fields, an empty or repeated name
+        (by line number) or a file without any name.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from tdadp.io import read_nodes
+    >>> path = os.path.join(tempfile.mkdtemp(), "nodes.csv")
+    >>> _ = open(path, "w").write('node,group\n"Smith, J.",1\nLee,2\n')
+    >>> read_nodes(path)
+    ['Smith, J.', 'Lee']
+    """
+    try:
+        with open(path, encoding="utf-8-sig", newline="") as fh:
+            lines = (strip_comment(line, comments) for line in fh)
+            rows = [(k, row) for k, row in enumerate(csv.reader(lines, strict=True), 1)
+                    if any(field.strip() for field in row)]
+    except csv.Error as exc:
+        raise ValueError(f"{path} is not valid CSV ({_quote(str(exc))})") from None
+    column = None
+    if rows:
+        header = [field.strip().lower() for field in rows[0][1]]
+        if "node" in header:
+            column = header.index("node")
+            rows = rows[1:]
+    names, seen = [], set()
+    for line, row in rows:
+        if column is None and len(row) != 1:
+            raise ValueError(f"{path}: line {line} has {len(row)} fields; give one node name a "
+                             "line (quote a name holding a comma) or a CSV with a column "
+                             "'node'")
+        if column is not None and len(row) != len(header):
+            raise ValueError(f"{path}: line {line} has {len(row)} fields, its header "
+                             f"{len(header)} (quote a name holding a comma)")
+        name = row[0 if column is None else column].strip()
+        if not name:
+            raise ValueError(f"{path}: line {line} has an empty node name")
+        if name in seen:
+            raise ValueError(f"{path}: line {line} repeats a node name")
+        seen.add(name)
+        names.append(name)
+    if not names:
+        raise ValueError(f"{path} lists no node")
+    return names
+
+
+def _node_index(nodes):
+    """{name as text: position} of a public node list, refusing what cannot be one."""
+    if isinstance(nodes, (str, bytes)) or not hasattr(nodes, "__iter__"):
+        raise ValueError(f"nodes must be a sequence of node names, got "
+                         f"{type(nodes).__name__}.")
+    index = {}
+    for k, name in enumerate(nodes):
+        if isinstance(name, (bool, np.bool_)) or not isinstance(name, (str, int, np.integer)):
+            raise ValueError(f"nodes[{k}] is a {type(name).__name__}; node names are strings "
+                             "or integers.")
+        text = str(int(name)) if isinstance(name, (int, np.integer)) else name.strip()
+        if not text:
+            raise ValueError(f"nodes[{k}] is an empty name.")
+        if text in index:
+            raise ValueError(f"nodes[{k}] repeats the name of nodes[{index[text]}]; each node "
+                             "is listed once.")
+        index[text] = k
+    if len(index) < 2:
+        raise ValueError(f"the node list has {len(index)} node(s); need at least 2.")
+    return index
+
+
+# Integer labels become Python ints only within int64, the range every downstream container
+# (numpy indices, pandas, the release file) holds; beyond it they stay text.
+_INT64 = (-(1 << 63), (1 << 63) - 1)
+
+
 def _numeric_labels(labels):
-    """The labels as Python ints when all are integers (distinct as integers), else as is."""
+    """The labels as Python ints when all are integers within int64 (distinct as integers),
+    else as is."""
     if all(_INT.match(label) for label in labels):
         values = [int(label) for label in labels]
         # "01" and "1" are different strings but the same integer: keep them apart.
-        if len(set(values)) == len(values):
+        if len(set(values)) == len(values) and _INT64[0] <= min(values) and \
+                max(values) <= _INT64[1]:
             return values
     return labels
