@@ -39,7 +39,6 @@ import warnings
 from pathlib import Path
 
 import numpy as np
-import scipy.sparse as sp
 
 from .cluster import (
     COUNTING_CLUSTERERS,
@@ -61,8 +60,17 @@ from .experiments import (
     run_experiment,
 )
 from .graphs import PackedAdjacency, graph_guarantee, graph_nodes, isolated_nodes, tag_graph
-from .io import load_packed, load_release, read_edgelist, save_release, sidecar_path
-from .io._edgelist import DIRECTED_POLICIES, DirectedEdgesError, strip_comment
+from .io import (
+    check_release_nodes,
+    check_release_path,
+    load_packed,
+    load_release,
+    read_edgelist,
+    read_nodes,
+    save_release,
+    sidecar_path,
+)
+from .io._edgelist import DIRECTED_POLICIES, DirectedEdgesError
 from .release import EdgeFlip, LaplaceFlip
 
 _MECHANISMS = {"edgeflip": EdgeFlip, "laplaceflip": LaplaceFlip}
@@ -85,6 +93,20 @@ def _positive(kind):
                 from None
         if value < 1:
             raise argparse.ArgumentTypeError(f"{kind} must be at least 1, got {value}")
+        return value
+
+    return parse
+
+
+def _count(kind):
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{kind} must be an integer, got {text[:40]!r}") \
+                from None
+        if value < 0:
+            raise argparse.ArgumentTypeError(f"{kind} must be at least 0, got {value}")
         return value
 
     return parse
@@ -146,9 +168,14 @@ def _add_analyst_commands(sub):
                      help="the release; its sidecar is RELEASE.csv.json")
     rel.add_argument("--mechanism", choices=sorted(_MECHANISMS), default="edgeflip",
                      help="edgeflip (default; the lower flip rate) or laplaceflip")
-    rel.add_argument("--nodes", metavar="NODES.csv",
-                     help="every node's name, one a line or in a column 'node': adds the "
-                     "isolated nodes an edge list cannot show")
+    nodeset = rel.add_mutually_exclusive_group()
+    nodeset.add_argument("--nodes", metavar="NODES.csv",
+                         help="the public node list: every node's name, one a line or in a "
+                         "column 'node', isolated nodes included; the release has exactly "
+                         "these nodes, in an order that depends on this list alone")
+    nodeset.add_argument("--nodes-from-edges", action="store_true",
+                         help="take the nodes named by the edges as the node set, declaring "
+                         "it public: the release then shows which nodes have an edge")
     rel.add_argument("--directed", choices=DIRECTED_POLICIES, metavar="HOW",
                      help="a directed edge list (some links given both ways, others one way) "
                      "is refused; 'symmetrize': an edge wherever either direction is given, "
@@ -156,6 +183,10 @@ def _add_analyst_commands(sub):
     rel.add_argument("--comments", default="#", metavar="MARKER",
                      help="comment marker of GRAPH and NODES.csv, outside double quotes "
                      "(default '#'; 'none': no comments, for names holding '#')")
+    rel.add_argument("--max-edges", type=_count("--max-edges"), metavar="M",
+                     help="a public bound on the network's edges, which the release's memory "
+                     "is planned for (default: every pair of nodes an edge); a network with "
+                     "more edges is refused before anything is released")
     rel.add_argument("--seed", type=_seed, metavar="S",
                      help="reproducible coins, for tests only: the release is NOT private "
                      "against whoever knows the seed (default: the OS's secure randomness)")
@@ -272,67 +303,6 @@ def _is_packed(path):
         return fh.read(len(_PACKED_MAGIC)) == _PACKED_MAGIC
 
 
-def _read_node_names(path, comments="#"):
-    """The names of ``path``: one a line, or the column ``node`` of a CSV with a header;
-    comments cut as :func:`tdadp.read_edgelist` cuts them."""
-    try:
-        with open(path, encoding="utf-8-sig", newline="") as fh:
-            lines = (strip_comment(line, comments) for line in fh)
-            rows = [(k, row) for k, row in enumerate(csv.reader(lines, strict=True), 1)
-                    if any(field.strip() for field in row)]
-    except csv.Error as exc:
-        raise ValueError(f"{path} is not valid CSV ({_one_line(exc, 80)})") from None
-    column = None
-    if rows:
-        header = [field.strip().lower() for field in rows[0][1]]
-        if "node" in header:
-            column = header.index("node")
-            rows = rows[1:]
-    names, seen = [], set()
-    for line, row in rows:
-        if column is None and len(row) != 1:
-            raise ValueError(f"{path}: line {line} has {len(row)} fields; give one node name a "
-                             "line (quote a name holding a comma) or a CSV with a column "
-                             "'node'")
-        if column is not None and len(row) != len(header):
-            raise ValueError(f"{path}: line {line} has {len(row)} fields, its header "
-                             f"{len(header)} (quote a name holding a comma)")
-        name = row[0 if column is None else column].strip()
-        if not name:
-            raise ValueError(f"{path}: line {line} has an empty node name")
-        if name in seen:
-            raise ValueError(f"{path}: line {line} repeats a node name")
-        seen.add(name)
-        names.append(name)
-    if not names:
-        raise ValueError(f"{path} lists no node")
-    return names
-
-
-def _is_int(text):
-    body = text[1:] if text[:1] in "+-" else text
-    return body.isascii() and body.isdigit()
-
-
-def _with_isolated_nodes(A, nodes, names):
-    """``A`` (read from an edge list, with ``nodes``) and the nodes of ``names`` it lacks."""
-    if all(isinstance(v, int) for v in nodes) and all(_is_int(t) for t in names):
-        names = [int(t) for t in names]
-    else:
-        nodes = [str(v) for v in nodes]
-    known = set(nodes)
-    new = [v for v in names if v not in known]
-    unlisted = len(known - set(names))
-    if unlisted:
-        _say(f"warning: {unlisted} node(s) of the edge list are not in the --nodes file; "
-             "they are kept")
-    _say(f"--nodes adds {len(new)} node(s) that no edge names")
-    if new:
-        A = sp.block_diag((A, sp.csr_matrix((len(new), len(new)), dtype=A.dtype)),
-                          format="csr")
-    return tag_graph(A, nodes=list(nodes) + new)
-
-
 def _write_table(path, header, rows):
     """Write a CSV table whole or not at all (a temporary file renamed into place)."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
@@ -354,22 +324,29 @@ def _release(args):
         inputs.append(_check_input(args.nodes, "--nodes"))
     out = _check_out(args.out, args.overwrite, inputs, with_sidecar=True)
     packed = _is_packed(src)
-    if packed and args.nodes is not None:
-        raise _InputError("--nodes is for an edge list: a packed file lists every node")
+    if packed and (args.nodes is not None or args.nodes_from_edges):
+        raise _InputError("--nodes and --nodes-from-edges are for an edge list: a packed file "
+                          "lists every node")
     if packed and args.directed is not None:
         raise _InputError("--directed is for an edge list: a packed file is undirected")
+    if not packed and args.nodes is None and not args.nodes_from_edges:
+        raise _InputError("an edge list shows only the nodes that have an edge, and which "
+                          "nodes those are is private: pass --nodes NODES.csv (the public "
+                          "list of every node), or --nodes-from-edges to declare the nodes "
+                          "the edges name public")
     try:
         _say(f"reading {src}")
         if packed:
             A = load_packed(src)
         else:
             comments = None if args.comments.lower() == "none" else args.comments
-            A, nodes = read_edgelist(src, return_nodes=True, comments=comments,
-                                     directed=args.directed or "refuse")
-            if args.nodes is not None:
-                # The nodes file is read by the edge list's comment rule: a name cut at '#'
-                # in one file and whole in the other would become two nodes.
-                A = _with_isolated_nodes(A, nodes, _read_node_names(inputs[1], comments))
+            # The nodes file is read by the edge list's comment rule: a name cut at '#' in
+            # one file and whole in the other would become two nodes.
+            names = None if args.nodes is None else read_nodes(inputs[1], comments=comments)
+            A = read_edgelist(src, comments=comments, directed=args.directed or "refuse",
+                              nodes=names)
+            # --nodes-from-edges declared the node set public: a plain list says so.
+            A = tag_graph(A, nodes=list(graph_nodes(A)))
     except DirectedEdgesError as exc:
         # read_edgelist words the fix as its keyword; here it is the option
         raise _InputError(f"{src}: the edge list looks directed: {exc.reciprocated} pair(s) "
@@ -380,6 +357,12 @@ def _release(args):
         text = _one_line(exc)
         named = any(text.startswith(str(q)) for q in inputs)
         raise _InputError(text if named else f"{src}: {text}") from None
+    try:
+        # Everything save_release would refuse, refused before the release is made.
+        check_release_nodes(graph_nodes(A), A.shape[0])
+        check_release_path(out, overwrite=args.overwrite)
+    except ValueError as exc:
+        raise _InputError(_one_line(exc)) from None
     if args.seed is None:
         random_state = "secure"
     else:
@@ -391,11 +374,19 @@ def _release(args):
     mechanism = _MECHANISMS[args.mechanism](
         args.epsilon, random_state=random_state,
         output="packed" if out.suffix.lower() == ".tdadp" else "sparse",
-        verbose=sys.stderr.isatty())
+        verbose=sys.stderr.isatty(), max_edges=args.max_edges)
     _say(f"releasing {A.shape[0]} nodes with {type(mechanism).__name__} at "
          f"eps={args.epsilon:g}")
     B = mechanism.fit_transform(A)
-    side = save_release(out, B, overwrite=args.overwrite)
+    try:
+        side = save_release(out, B, overwrite=args.overwrite)
+    except ValueError:
+        if args.overwrite or not any(os.path.lexists(p) for p in (out, sidecar_path(out))):
+            raise
+        # Checked free before the release: another command wrote it in the meantime.
+        raise _InputError(f"--out {out} was written by another process while this release "
+                          "was made; this release was not written (pass --overwrite to "
+                          "replace it)") from None
     m = B.count_edges() if isinstance(B, PackedAdjacency) else B.nnz // 2
     _say(f"released {B.shape[0]} nodes, {m} edges, eps={args.epsilon:g}, flip rate "
          f"{mechanism.flip_probability_:.6g} -> {out} (sidecar {side.name})")
@@ -532,8 +523,30 @@ def _run_analyst(args):
         return 1
 
 
+# Options whose value may start with "-": argparse takes "-inf" or "-1e3" after them for an
+# option and says "expected one argument" instead of what is wrong with the value.
+_VALUE_OPTIONS = frozenset({"--epsilon", "--seed", "--max-edges", "--n-clusters",
+                            "--n-components", "--max-hours", "--replicates", "--n-jobs",
+                            "--local-cluster"})
+
+
+def _attach_values(argv):
+    out, k = [], 0
+    while k < len(argv):
+        token = argv[k]
+        if (token in _VALUE_OPTIONS and k + 1 < len(argv) and argv[k + 1].startswith("-")
+                and not argv[k + 1].startswith("--")):
+            out.append(f"{token}={argv[k + 1]}")
+            k += 2
+        else:
+            out.append(token)
+            k += 1
+    return out
+
+
 def main(argv=None):
-    args = build_parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser().parse_args(_attach_values(argv))
     if args.command in _ANALYST:
         return _run_analyst(args)
     try:
@@ -556,7 +569,7 @@ def main(argv=None):
             replicates=args.replicates, quick=args.quick, n_jobs=args.n_jobs,
             local_cluster=args.local_cluster, scheduler=args.scheduler,
             formats=("png", "pdf") if args.pdf else ("png",),
-            progress=not args.no_progress, argv=["tdadp"] + list(argv or sys.argv[1:]),
+            progress=not args.no_progress, argv=["tdadp"] + argv,
             max_hours=args.max_hours)
     except ConfigError as exc:
         print(f"tdadp: error: {exc}", file=sys.stderr)

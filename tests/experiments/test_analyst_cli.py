@@ -43,6 +43,12 @@ def _write_edges(G, path):
     return sorted(f"book {v}" for v in G.nodes())
 
 
+def _write_nodes(names, path):
+    """The public node list of a network, one quoted name a line."""
+    with open(path, "w", encoding="utf-8", newline="") as fh:
+        csv.writer(fh, lineterminator="\n").writerows([v] for v in names)
+
+
 def _rows(path):
     with open(path, encoding="utf-8", newline="") as fh:
         return list(csv.reader(fh))
@@ -61,8 +67,9 @@ def test_every_command_has_help(capsys):
 
 def test_release_embed_cluster_on_polbooks(polbooks, tmp_path, capsys):
     names = _write_edges(polbooks, tmp_path / "edges.csv")
+    # The public node list: every book, and one that no edge names.
     (tmp_path / "nodes.csv").write_text('node\n"book nobody, alone"\n' + "\n".join(
-        '"' + v.replace('"', '""') + '"' for v in names[:3]) + "\n", encoding="utf-8")
+        '"' + v.replace('"', '""') + '"' for v in names) + "\n", encoding="utf-8")
     release, embedding, labels = (tmp_path / f for f in ("release.csv", "embedding.csv",
                                                           "labels.csv"))
 
@@ -133,7 +140,7 @@ def test_seed_gives_a_reproducible_release_and_warns(polbooks, tmp_path, capsys)
     for k in range(2):
         path = tmp_path / f"release{k}.csv"
         assert _run(["release", tmp_path / "edges.csv", "--epsilon", "1", "--out", path,
-                     "--seed", "7", "--mechanism", "laplaceflip"]) == 0
+                     "--seed", "7", "--mechanism", "laplaceflip", "--nodes-from-edges"]) == 0
         assert SEED_WARNING in capsys.readouterr().err
         out.append(path.read_bytes())
     assert out[0] == out[1]
@@ -145,7 +152,7 @@ def test_packed_release_round_trip(polbooks, tmp_path, capsys):
     _write_edges(polbooks, tmp_path / "edges.csv")
     packed = tmp_path / "release.tdadp"
     assert _run(["release", tmp_path / "edges.csv", "--epsilon", "3", "--out", packed,
-                 "--seed", "1"]) == 0
+                 "--seed", "1", "--nodes-from-edges"]) == 0
     assert packed.read_bytes().startswith(b"TDADP-PACKED-GRAPH\n")
     # A packed file is recognised as input by its magic bytes, whatever its name.
     renamed = tmp_path / "graph.bin"
@@ -191,11 +198,19 @@ def _bad_cases(tmp):
         "bad seed": ["release", edges, "--epsilon", "1", "--out", tmp / "r.csv", "--seed",
                      "x"],
         "bad edge list": ["release", tmp / "bad.csv", "--epsilon", "1", "--out",
-                          tmp / "r.csv"],
+                          tmp / "r.csv", "--nodes-from-edges"],
+        "no node set": ["release", edges, "--epsilon", "1", "--out", tmp / "r.csv"],
+        "nodes and nodes from edges": ["release", edges, "--epsilon", "1", "--out",
+                                       tmp / "r.csv", "--nodes", edges, "--nodes-from-edges"],
+        "nodes file missing a node": ["release", edges, "--epsilon", "1", "--out",
+                                      tmp / "r.csv", "--nodes", tmp / "few.csv"],
+        "--nodes-from-edges for a packed file": ["release", tmp / "graph.tdadp", "--epsilon",
+                                                 "1", "--out", tmp / "r.csv",
+                                                 "--nodes-from-edges"],
         "bad nodes file": ["release", edges, "--epsilon", "1", "--out", tmp / "r.csv",
                            "--nodes", tmp / "bad.csv"],
         "directed edge list": ["release", tmp / "arcs.csv", "--epsilon", "1", "--out",
-                               tmp / "r.csv"],
+                               tmp / "r.csv", "--nodes-from-edges"],
         "bad --directed": ["release", tmp / "arcs.csv", "--epsilon", "1", "--out",
                            tmp / "r.csv", "--directed", "yes"],
         "--directed for a packed file": ["release", tmp / "graph.tdadp", "--epsilon", "1",
@@ -221,12 +236,13 @@ def _bad_cases(tmp):
 def test_bad_input_exits_2_with_one_line(polbooks, tmp_path, capsys):
     _write_edges(polbooks, tmp_path / "edges.csv")
     assert _run(["release", tmp_path / "edges.csv", "--epsilon", "1", "--out",
-                 tmp_path / "release.csv", "--seed", "0"]) == 0
+                 tmp_path / "release.csv", "--seed", "0", "--nodes-from-edges"]) == 0
     (tmp_path / "labels.csv").write_text("keep me\n")
     (tmp_path / "bad.csv").write_text("a,b,c,d\ne,f,g\n")
     (tmp_path / "arcs.csv").write_text("a,b\nb,a\nb,c\n")
+    (tmp_path / "few.csv").write_text("book 0\n")
     assert _run(["release", tmp_path / "edges.csv", "--epsilon", "1", "--out",
-                 tmp_path / "graph.tdadp", "--seed", "0"]) == 0
+                 tmp_path / "graph.tdadp", "--seed", "0", "--nodes-from-edges"]) == 0
     damaged = (tmp_path / "release.csv").read_text().splitlines()
     (tmp_path / "damaged.csv").write_text("\n".join(damaged[:-1]) + "\n")
     (tmp_path / "damaged.csv.json").write_text((tmp_path / "release.csv.json").read_text())
@@ -265,7 +281,7 @@ def test_directed_edge_list_needs_directed(tmp_path, capsys):
     release = tmp_path / "release.csv"
     capsys.readouterr()
     argv = ["release", tmp_path / "arcs.csv", "--epsilon", "2", "--out", release,
-            "--comments", "none", "--seed", "3"]
+            "--comments", "none", "--seed", "3", "--nodes-from-edges"]
     assert _run(argv) == 2
     err = capsys.readouterr().err
     errors = [line for line in err.splitlines() if line.startswith("tdadp: error: ")]
@@ -281,13 +297,13 @@ def test_directed_edge_list_needs_directed(tmp_path, capsys):
     _write_rows(tmp_path / "edges.csv", ["source", "target"], G.edges())
     again = tmp_path / "again.csv"
     assert _run(["release", tmp_path / "edges.csv", "--epsilon", "2", "--out", again,
-                 "--comments", "none", "--seed", "3"]) == 0
+                 "--comments", "none", "--seed", "3", "--nodes-from-edges"]) == 0
     assert release.read_bytes() == again.read_bytes()
 
     # mutual: only the reciprocated pairs (at eps = 36.7 and up, about no flip at all)
     mutual = tmp_path / "mutual.csv"
     assert _run(argv[:3] + ["60", "--out", mutual, "--comments", "none", "--seed", "3",
-                            "--directed", "mutual"]) == 0
+                            "--directed", "mutual", "--nodes-from-edges"]) == 0
     R = load_release(mutual)
     assert R.nnz // 2 == 2307
 
@@ -313,7 +329,7 @@ def test_readme_your_own_network_runs(polbooks, tmp_path, monkeypatch, capsys):
     cli_dir, python_dir = tmp_path / "cli", tmp_path / "python"
     for folder in (cli_dir, python_dir):
         folder.mkdir()
-        _write_edges(polbooks, folder / "edges.csv")
+        _write_nodes(_write_edges(polbooks, folder / "edges.csv"), folder / "nodes.csv")
 
     monkeypatch.chdir(cli_dir)
     for argv in commands:
