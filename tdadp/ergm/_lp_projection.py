@@ -151,9 +151,11 @@ def lp_statistic(A, statistic, max_degree):
     ------
     ValueError
         If the LP would exceed ``LP_MAX_WEDGES`` wedges (before it is built), or if
-        HiGHS's solution cannot be certified within the gap. Both depend on the graph: in a
-        release they come after the budget is charged, and the error says no more than
-        which limit was hit.
+        HiGHS's solution cannot be certified within the gap. Both depend on the graph: a
+        release (:class:`~tdadp.ergm.ERGMStatisticsRelease`) computes the LP before the
+        budget is charged, so such a refusal costs nothing, but whether it happens is one
+        bit about the graph that the node-level guarantee does not cover (the error says no
+        more than which limit was hit).
 
     Notes
     -----

@@ -594,7 +594,24 @@ class ERGMStatisticsRelease(GraphRelease):
                 f"{sens:.3g}) would reach about 2^{min(bound, 1e9):.0f}, beyond float range. "
                 "Use a larger epsilon or a smaller max_degree.")
 
-    def _release(self, A, rng):
+    def _plan(self, items, pandas):
+        # The LP extensions have no randomness, but they can fail (too many wedges, an
+        # optimum that cannot be certified): computed here, before the charge, so that such
+        # a refusal costs no budget. It still depends on the graph, which the docstring of
+        # lp_statistic states.
+        if self.fitted_params_["level"] != "node" or not any(b.lp for b in self.blocks_):
+            return [(A, None) for A in items]
+        k = self.fitted_params_["max_degree"]
+        planned = []
+        for A in items:
+            S = A.tocsr() if isinstance(A, PackedAdjacency) else A
+            planned.append((S, {b.start: lp_statistic(S, b.name if b.name == "edges" else
+                                                      (b.name, b.decay), k)
+                                for b in self.blocks_ if b.lp}))
+        return planned
+
+    def _release(self, item, rng):
+        A, lp_values = item if isinstance(item, tuple) else (item, None)
         if isinstance(A, PackedAdjacency):
             A = A.tocsr()
         fitted = self.fitted_params_
@@ -609,7 +626,7 @@ class ERGMStatisticsRelease(GraphRelease):
                 "epsilon": self.statistic_epsilon_.copy(),
                 "sensitivity": self.sensitivity_.copy()}
         if level == "node":
-            values = self._release_node(A, k, rng)
+            values = self._release_node(A, k, rng, lp_values)
             meta.update(alpha=self.alpha_.copy(), beta=self.beta_,
                         projection=fitted["projection"])
             n_lp = sum(b.lp for b in self.blocks_)
@@ -640,7 +657,7 @@ class ERGMStatisticsRelease(GraphRelease):
                                                        for _ in range(b.size)]))
         return ERGMRelease(values, scales, "laplace", meta)
 
-    def _release_node(self, A, k, rng):
+    def _release_node(self, A, k, rng, lp_values=None):
         """The node-level release: statistics of the truncation ``T_k A`` plus Cauchy noise.
 
         A block of an LP term with ``projection="lp"`` gets its flow / LP extension plus
@@ -680,7 +697,8 @@ class ERGMStatisticsRelease(GraphRelease):
         for b in self.blocks_:
             if b.lp:
                 term = b.name if b.name == "edges" else (b.name, b.decay)
-                values[b.start] = _laplace_exact(lp_statistic(A, term, k), b.calibration, rng)
+                value = lp_values[b.start] if lp_values else lp_statistic(A, term, k)
+                values[b.start] = _laplace_exact(value, b.calibration, rng)
                 continue
             value = np.array([float(v) for v in exact[b.start:b.stop]])
             if math.isinf(b.alpha):

@@ -172,3 +172,23 @@ def test_lp_extension_on_random_graphs_beyond_exhaustive_sizes():
                     key = stat if isinstance(stat, str) else stat[0]
                     worst[key] = max(worst.get(key, 0.0), change / delta)
     assert min(worst.values()) > 0.9
+
+
+def test_an_lp_that_cannot_be_built_is_refused_before_the_charge(monkeypatch):
+    # The wedge limit (or an uncertified optimum) depends on the graph: found after the
+    # charge, the refusal cost the budget of a release that never happened.
+    import tdadp.ergm._lp_projection as lp_module
+    from tdadp.dp import BudgetAccountant
+
+    monkeypatch.setattr(lp_module, "LP_MAX_WEDGES", 5)
+    A = np.ones((8, 8), dtype=np.uint8) - np.eye(8, dtype=np.uint8)
+    budget = BudgetAccountant(epsilon=10.0)
+    mech = ERGMStatisticsRelease(["edges", ("altktriangles", 1.0)], 2.0, level="node",
+                                 max_degree=5, projection="lp", random_state=0,
+                                 accountant=budget)
+    with pytest.raises(ValueError, match="more than 5 wedges"):
+        mech.fit_transform(A)
+    assert budget.spent == (0.0, 0.0)
+    monkeypatch.setattr(lp_module, "LP_MAX_WEDGES", 10**6)
+    mech.fit_transform(A)
+    assert budget.spent[0] > 0
