@@ -32,7 +32,7 @@ from tdadp.io import read_edgelist, save_release
 from tdadp.recipes import PrivateClustering
 from tdadp.release import DegreeSequence, EdgeFlip, LaplaceEdgeCount, LaplaceFlip
 
-NEIGHBOURS = settings(max_examples=12, deadline=None, derandomize=True,
+NEIGHBOURS = settings(max_examples=8, deadline=None, derandomize=True,
                       suppress_health_check=[HealthCheck.too_slow,
                                              HealthCheck.function_scoped_fixture])
 
@@ -124,7 +124,7 @@ def _decisions(G, mechanism, output, kind, limit, monkeypatch):
 def _thresholds(G, mechanism, output, kind, monkeypatch, lo=1, hi=10**12):
     """Every limit at which the release of ``G`` changes what it shows, found by
     bisection between the points of a geometric grid."""
-    grid = np.unique(np.geomspace(lo, hi, 48).astype(np.int64))
+    grid = np.unique(np.geomspace(lo, hi, 24).astype(np.int64))
     seen = [_decisions(G, mechanism, output, kind, L, monkeypatch) for L in grid]
     found = []
     for k in range(len(grid) - 1):
