@@ -220,7 +220,7 @@ def _term_tokens(body):
     tokens = (t for t in tokenize.generate_tokens(reader) if t.type not in skip)
     terms, current = [], []
     depth = signs = 0
-    previous = "("  # what came before: "value", "(", ")", ",", or "sign" (also "=", "+")
+    previous = "("  # the last token's class: "value", "(", ")", "," or "sign" (also '=')
     closed = None   # the ')' that closed the '(' put around the formula
     try:
         next(tokens)  # that '('
