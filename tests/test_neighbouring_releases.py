@@ -16,6 +16,7 @@ import re
 import stat
 import tempfile
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -61,12 +62,13 @@ def neighbours(draw, min_nodes=4, max_nodes=9):
     return A, B
 
 
-def _outcome(call):
-    """Everything a call shows but its result: warnings, and the refusal if it refused."""
+def _outcome(call, *args):
+    """Everything ``call(*args)`` shows but its result: warnings, and the refusal if it
+    refused."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            result, error = call(), None
+            result, error = call(*args), None
         except (ValueError, MemoryError) as exc:
             result, error = None, f"{type(exc).__name__}: {exc}"
     shown = [(w.category.__name__, str(w.message)) for w in caught]
@@ -101,7 +103,7 @@ def test_graph_releases_show_nothing_but_their_edges(pair, mechanism, output, ki
         accountant = BudgetAccountant(epsilon=100.0)
         mech = mechanism(eps, random_state="secure" if secure else 7, output=output,
                          accountant=accountant)
-        out, error, caught = _outcome(lambda: mech.fit_transform(_container(G, kind)))
+        out, error, caught = _outcome(mech.fit_transform, _container(G, kind))
         shown.append((_describe(out), error, caught, accountant.spent,
                       len(accountant.spent_budget)))
     assert shown[0] == shown[1]
@@ -116,7 +118,7 @@ def _decisions(G, mechanism, output, kind, limit, monkeypatch):
     monkeypatch.setattr(plan_module, "memory_limits", _limits(limit), raising=False)
     accountant = BudgetAccountant(epsilon=100.0)
     mech = mechanism(2.0, random_state=3, output=output, accountant=accountant)
-    out, error, caught = _outcome(lambda: mech.fit_transform(_container(G, kind)))
+    out, error, caught = _outcome(mech.fit_transform, _container(G, kind))
     form = None if out is None else type(out).__name__
     return form, error, caught, accountant.spent
 
@@ -175,7 +177,7 @@ def test_count_releases_show_nothing_but_their_value(pair, secure):
             accountant = BudgetAccountant(epsilon=100.0)
             mechanism.set_params(accountant=accountant,
                                  random_state="secure" if secure else 11)
-            out, error, caught = _outcome(lambda: mechanism.fit_transform(G))
+            out, error, caught = _outcome(mechanism.fit_transform, G)
             shape = None if out is None else np.shape(out)
             shown.append((shape, error, caught, accountant.spent))
         assert shown[0] == shown[1]
@@ -191,7 +193,7 @@ def test_private_clustering_decides_before_the_release(pair, n_clusters):
         model = PrivateClustering(epsilon=2.0, n_clusters=n_clusters, clusterer="kmeans"
                                   if n_clusters else "auto", random_state=3,
                                   accountant=accountant)
-        _, error, _ = _outcome(lambda: model.fit(G))
+        _, error, _ = _outcome(model.fit, G)
         fitted = getattr(model, "release_", None)
         shown.append((error if n_clusters == 50 else None, accountant.spent,
                       None if fitted is None else graph_nodes(fitted),
@@ -222,7 +224,7 @@ def _run_cli(argv):
 
 
 def _sidecar(path):
-    side = json.loads(open(f"{path}.json").read())
+    side = json.loads(Path(f"{path}.json").read_text())
     for key in ("n_edges", "sha256"):
         side.pop(key)
     return side, stat.S_IMODE(os.stat(path).st_mode)
@@ -257,7 +259,7 @@ def test_cli_release_shows_nothing_but_the_edges(pair, numeric, seed):
                                    "--n-clusters", "2", "--clusterer", "kmeans"])
                 if rc2 == 0:
                     labels = [row.split(",")[0] for row in
-                              open(out + ".labels.csv").read().splitlines()]
+                              Path(out + ".labels.csv").read_text().splitlines()]
             shown.append((rc, err, side, labels))
     # `tdadp cluster` reads the release only (public): whether it clusters may differ with
     # the release, but the rows it writes are the release's nodes, in its order.

@@ -420,12 +420,12 @@ class LaplaceFlip(_RandomizedResponse):
         return laplace_flip_probability(epsilon)
 
 
-def _function_twin(cls, A, epsilon, random_state, output, verbose):
-    return cls(epsilon=epsilon, random_state=random_state, output=output,
-               verbose=verbose).fit_transform(A)
+def _function_twin(cls, A, epsilon, random_state, output, verbose, max_edges):
+    return cls(epsilon=epsilon, random_state=random_state, output=output, verbose=verbose,
+               max_edges=max_edges).fit_transform(A)
 
 
-def edge_flip(A, epsilon, random_state=None, output="auto", verbose=False):
+def edge_flip(A, epsilon, random_state=None, output="auto", verbose=False, max_edges=None):
     """Release a graph (or a sequence of graphs) with edgeFlip at budget ``epsilon``.
 
     Parameters
@@ -438,6 +438,9 @@ def edge_flip(A, epsilon, random_state=None, output="auto", verbose=False):
         The kind of the release (see :class:`EdgeFlip`).
     verbose : bool, default=False
         A progress bar on stderr (see :class:`EdgeFlip`).
+    max_edges : int, optional
+        A public bound on the input's edges, which a sparse release is planned for (see
+        :class:`EdgeFlip`).
 
     Returns
     -------
@@ -453,9 +456,10 @@ def edge_flip(A, epsilon, random_state=None, output="auto", verbose=False):
     >>> bool(0.45 < B.sum() / (100 * 99) < 0.55)
     True
     """
-    return _function_twin(EdgeFlip, A, epsilon, random_state, output, verbose)
+    return _function_twin(EdgeFlip, A, epsilon, random_state, output, verbose, max_edges)
 
 
-def laplace_flip(A, epsilon, random_state=None, output="auto", verbose=False):
+def laplace_flip(A, epsilon, random_state=None, output="auto", verbose=False,
+                 max_edges=None):
     """Release a graph with thresholded Laplace noise (see :class:`LaplaceFlip`)."""
-    return _function_twin(LaplaceFlip, A, epsilon, random_state, output, verbose)
+    return _function_twin(LaplaceFlip, A, epsilon, random_state, output, verbose, max_edges)

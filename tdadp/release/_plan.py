@@ -175,7 +175,8 @@ def plan_releases(graphs, rate, output, max_edges=None, *, mechanism="the releas
         share = _AUTO_SHARE if output == "auto" else _EXPLICIT_SHARE
         if not _fits(peak, steps, share, left):
             what = (f"{mechanism} of graph {k}" if len(graphs) > 1 else mechanism) + \
-                f" as a {kind} graph on {n:,} nodes ({bound})"
+                f" as a {kind} graph on {n:,} nodes" + (f" ({bound})" if kind == "sparse"
+                                                        else "")
             hint = {
                 "sparse": " Pass max_edges (a public bound on the input's edges), a larger "
                           "epsilon, or output=\"packed\" (one bit per dyad).",

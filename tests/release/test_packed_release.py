@@ -5,7 +5,7 @@ import pytest
 import scipy.sparse as sp
 from scipy import stats
 
-import tdadp.release._flip as flip_module
+import tdadp.release._plan as plan_module
 from tdadp import EdgeFlip, LaplaceFlip, circle, edge_flip, sample_grdpg
 from tdadp.graphs import PackedAdjacency, graph_guarantee, graph_nodes
 from tdadp.release import flip_block
@@ -72,26 +72,33 @@ def test_flip_block_realizes_the_rate_exactly_at_the_extremes():
     assert not np.unpackbits(flip_block(Smallest(), 2.0 ** -53, n, 0, 3).view(np.uint8)).any()
 
 
+def _memory_left(monkeypatch, nbytes):
+    monkeypatch.setattr(plan_module, "memory_limits", lambda: {"a test budget": nbytes})
+
+
 def test_auto_keeps_the_kind_that_fits_and_falls_back_to_packed(graph, monkeypatch):
     S = sp.csr_matrix(graph)
+    empty = sp.csr_matrix(graph.shape, dtype=np.uint8)
     assert sp.issparse(edge_flip(S, 1.0, random_state=0))
     assert isinstance(edge_flip(graph, 1.0, random_state=0), np.ndarray)
-    # With 1 MB left, the sparse release (about 12,000 edges at 48 bytes) does not fit in
-    # half of it, and neither does the dense one: both fall back to packed (11 KB).
-    monkeypatch.setattr(flip_module, "available_memory", lambda: 1_000_000)
+    # The sparse release is planned for the largest graph on 300 nodes (44,850 edges plus
+    # the flips, at 104 bytes: 5.9 MB), whatever the input's own edges: with 5 MB left it
+    # falls back to packed (17 KB) for a full graph and for an empty one alike.
+    _memory_left(monkeypatch, 5_000_000)
     assert isinstance(edge_flip(S, 1.0, random_state=0), PackedAdjacency)
-    monkeypatch.setattr(flip_module, "available_memory", lambda: 100_000)
+    assert isinstance(edge_flip(empty, 1.0, random_state=0), PackedAdjacency)
+    assert isinstance(edge_flip(graph, 1.0, random_state=0), np.ndarray)  # 90 KB fits
+    # A public bound on the edges plans for fewer: an empty graph's release stays sparse.
+    assert sp.issparse(edge_flip(empty, 1.0, random_state=0, max_edges=0))
+    _memory_left(monkeypatch, 100_000)
     assert isinstance(edge_flip(graph, 1.0, random_state=0), PackedAdjacency)
 
 
 def test_a_kind_that_cannot_fit_is_refused_up_front(graph, monkeypatch):
-    import tdadp.utils._memory as memory
-
-    monkeypatch.setattr(memory, "memory_limits",
-                        lambda **kw: {"a test budget": 10_000})
+    _memory_left(monkeypatch, 10_000)
     with pytest.raises(ValueError, match="would need about .* test budget"):
         edge_flip(sp.csr_matrix(graph), 1.0, random_state=0, output="sparse")
-    with pytest.raises(ValueError, match="packed release .* would need"):
+    with pytest.raises(ValueError, match="as a packed graph .* would need"):
         edge_flip(sp.csr_matrix(graph), 1.0, random_state=0, output="packed")
 
 

@@ -16,7 +16,7 @@ from sklearn import config_context
 from sklearn.base import clone
 from sklearn.pipeline import make_pipeline
 
-import tdadp.release._flip as flip_module
+import tdadp.release._plan as plan_module
 import tdadp.utils._memory as memory
 from tdadp import AdjacencySpectralEmbedding, EdgeFlip, LaplaceFlip
 from tdadp.datasets import load_karate, load_polbooks
@@ -124,13 +124,15 @@ def test_a_packed_release_too_large_for_a_dataframe_is_refused_with_its_size(mon
     A = (upper | upper.T).astype(np.uint8)
     # The release is packed for lack of memory ("auto"), and its n^2 = 160 KB dense
     # DataFrame is more than half of a 100 KB budget, while the packed graph (10 KB) fits.
-    monkeypatch.setattr(flip_module, "available_memory", lambda: 10_000)
+    monkeypatch.setattr(plan_module, "memory_limits", lambda: {"a test budget": 100_000})
     monkeypatch.setattr(memory, "memory_limits", lambda **kw: {"a test budget": 100_000})
     assert isinstance(EdgeFlip(1.0, random_state=0).fit_transform(A), PackedAdjacency)
-    est = EdgeFlip(1.0, random_state=0).set_output(transform="pandas")
-    with pytest.raises(ValueError, match=r"DataFrame of the packed graph on 400 nodes would "
-                                         r"need about 0.00016 GB.*test budget.*default output"):
+    accountant = BudgetAccountant(epsilon=10.0)
+    est = EdgeFlip(1.0, random_state=0, accountant=accountant).set_output(transform="pandas")
+    with pytest.raises(ValueError, match=r"as a packed graph on 400 nodes .*would need about "
+                                         r"0.0001[78] GB.*test budget.*default output"):
         est.fit_transform(A)
+    assert accountant.spent == (0.0, 0.0)  # refused before the charge
 
 
 def test_a_bad_output_setting_spends_nothing():
