@@ -84,29 +84,15 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"tdadp: error: {message}\n")
 
 
-def _positive(kind):
-    def parse(text):
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{kind} must be an integer, got {text!r}") \
-                from None
-        if value < 1:
-            raise argparse.ArgumentTypeError(f"{kind} must be at least 1, got {value}")
-        return value
-
-    return parse
-
-
-def _count(kind):
+def _integer(kind, minimum=1):
     def parse(text):
         try:
             value = int(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{kind} must be an integer, got {text[:40]!r}") \
                 from None
-        if value < 0:
-            raise argparse.ArgumentTypeError(f"{kind} must be at least 0, got {value}")
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{kind} must be at least {minimum}, got {value}")
         return value
 
     return parse
@@ -183,7 +169,7 @@ def _add_analyst_commands(sub):
     rel.add_argument("--comments", default="#", metavar="MARKER",
                      help="comment marker of GRAPH and NODES.csv, outside double quotes "
                      "(default '#'; 'none': no comments, for names holding '#')")
-    rel.add_argument("--max-edges", type=_count("--max-edges"), metavar="M",
+    rel.add_argument("--max-edges", type=_integer("--max-edges", 0), metavar="M",
                      help="a public bound on the network's edges, which the release's memory "
                      "is planned for (default: every pair of nodes an edge); a network with "
                      "more edges is refused before anything is released")
@@ -197,7 +183,7 @@ def _add_analyst_commands(sub):
         "the flip rate its sidecar states). Writes node,x1,...,xd: one row per node.")
     emb.add_argument("release", metavar="RELEASE.csv", help="a release (with its sidecar)")
     emb.add_argument("--out", required=True, metavar="EMBEDDING.csv")
-    emb.add_argument("--n-components", type=_positive("--n-components"), metavar="D",
+    emb.add_argument("--n-components", type=_integer("--n-components"), metavar="D",
                      help="embedding dimension (default: chosen from the eigenvalues)")
     emb.add_argument("--overwrite", action="store_true", help="replace an existing --out")
     clu = sub.add_parser(
@@ -210,9 +196,9 @@ def _add_analyst_commands(sub):
         "in the release.")
     clu.add_argument("release", metavar="RELEASE.csv", help="a release (with its sidecar)")
     clu.add_argument("--out", required=True, metavar="LABELS.csv")
-    clu.add_argument("--n-clusters", type=_positive("--n-clusters"), metavar="K",
+    clu.add_argument("--n-clusters", type=_integer("--n-clusters"), metavar="K",
                      help="number of clusters (default: the significant modes)")
-    clu.add_argument("--n-components", type=_positive("--n-components"), metavar="D",
+    clu.add_argument("--n-components", type=_integer("--n-components"), metavar="D",
                      help="embedding dimension (default: chosen from the eigenvalues)")
     clu.add_argument("--clusterer", choices=("auto",) + EMBEDDING_CLUSTERERS, default="auto",
                      help="auto (default): the most likely of several; or one clusterer "
@@ -232,11 +218,11 @@ def build_parser():
     run.add_argument("experiment")
     run.add_argument("--config", help="JSON or TOML file overriding the experiment's config")
     run.add_argument("--out", help="output folder (default: results/EXPERIMENT)")
-    run.add_argument("--replicates", type=_positive("--replicates"))
+    run.add_argument("--replicates", type=_integer("--replicates"))
     run.add_argument("--quick", action="store_true", help="small sizes, few replicates")
     place = run.add_mutually_exclusive_group()
-    place.add_argument("--n-jobs", type=_positive("--n-jobs"), help="local worker processes")
-    place.add_argument("--local-cluster", type=_positive("--local-cluster"),
+    place.add_argument("--n-jobs", type=_integer("--n-jobs"), help="local worker processes")
+    place.add_argument("--local-cluster", type=_integer("--local-cluster"),
                        metavar="WORKERS", help="start a Dask LocalCluster with WORKERS")
     place.add_argument("--scheduler", metavar="ADDRESS", help="join a running Dask cluster")
     run.add_argument("--max-hours", type=_hours, default=DEFAULT_MAX_HOURS,
