@@ -24,9 +24,9 @@ How the audit avoids being fooled
   same law, and an audit that can be reproduced); ``"secure"`` is kept.
 - **The attack sees the whole release**, learned on held-out trials: the first quarter of the
   trials of each network screens every entry of the release (both triangles and the
-  diagonal of a graph, every coordinate of a vector), the second quarter chooses the best
-  test among the candidates below, and only the second half, untouched by those choices,
-  gives the bound (one test: no multiple-comparison loss). Candidates: the joint outcome of
+  diagonal of a graph, every coordinate of a vector), the next three eighths choose the best
+  test among the candidates below, and only the last three eighths, untouched by those
+  choices, give the bound (one test: no multiple-comparison loss). Candidates: the joint outcome of
   the two mirror entries (i, j) and (j, i) of the differing dyad, ordered by their likelihood
   ratio; each of those entries; the entries whose law differs most between G0 and G1
   (a copy of the input anywhere in the release is one); a linear score over all entries
@@ -46,29 +46,34 @@ entry, of the secret dyad's pair and of linear combinations of entries: a leak h
 joint law of several entries only (the secret XOR-ed into two entries that are each uniform)
 needs a ``statistic`` that computes it. Events rarer than about 1 / n_trials (a small
 failure probability delta) go unseen. It audits single releases, not the joint law of a
-batch, and cannot rule out a mechanism that behaves differently when it is audited.
+batch, and cannot rule out a mechanism that behaves differently when it is audited. A leak
+a little above the claim needs many trials (more at a large epsilon): each result states the
+smallest leak its audit catches with probability 0.9, ``detectable_epsilon``.
 """
 
 from __future__ import annotations
 
+import functools
 import numbers
 from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.stats import beta
+from scipy.special import betaincinv, expit
+from scipy.stats import binom
 from sklearn.base import clone
 
 from ..graphs._info import graph_nodes
 from ..graphs._packed import PackedAdjacency
 from ..io._input import one_graph
-from ..utils._params import Interval, check_param
+from ..utils._params import Interval, check_param, short_repr
 from ..utils._random import item_streams, stage_tag
 
-__all__ = ["AuditResult", "audit"]
+__all__ = ["AuditResult", "audit", "audit_power"]
 
 _COPIES_PER_GRAPH = 512   # copies of the dyad per auxiliary graph in the trusted fast path
 _SCREENED = 4             # entries kept by each screening score
+_POWER = 0.9              # the detection probability detectable_epsilon is stated at
 
 
 @dataclass(frozen=True)
@@ -85,8 +90,8 @@ class AuditResult:
         The point estimate log(P1(R) / P0(R)) of the chosen test on the evaluation trials
         (no confidence margin).
     n_trials : int
-        Releases per network (a quarter screens, a quarter chooses the test, half evaluates
-        it).
+        Releases per network (a quarter screens, three eighths choose the test, three eighths
+        evaluate it).
     confidence : float
     n_tests : int
         Number of tests the bound is corrected over: 1, the test chosen on other trials.
@@ -104,6 +109,11 @@ class AuditResult:
         Release entries that took one value in all ``n_trials`` releases of G0 and another in
         all of G1: a copy of the input (a leak, at a finite epsilon), or a rate of change too
         small to show in ``n_trials`` releases (edgeFlip at a large epsilon).
+    detectable_epsilon : float or None
+        The audit's power (``audit_power``): the true epsilon from which a leak of
+        randomized response's kind on the secret dyad is reported as a violation with
+        probability 0.9 by an audit of this size; a smaller leak usually passes. inf when
+        even a copy of the dyad would pass; None without a claim.
     """
 
     epsilon_lower: float
@@ -118,6 +128,7 @@ class AuditResult:
     method: str
     statistic: str
     deterministic: tuple
+    detectable_epsilon: float | None = None
 
     @property
     def violation(self) -> bool:
@@ -140,11 +151,13 @@ class AuditResult:
             return text
         text += f" Claimed epsilon: {self.epsilon_claimed:g}."
         if self.violation:
-            text += " The claim is violated: the mechanism leaks more than it promises."
-        else:
-            text += (" Consistent with the claim (an audit can refute a claim, never prove "
-                     "it).")
-        return text
+            return text + " The claim is violated: the mechanism leaks more than it promises."
+        text += " Consistent with the claim (an audit can refute a claim, never prove it)"
+        if self.detectable_epsilon in (None, np.inf):
+            return text + "."
+        return text + (f"; this audit catches a leak with probability {_POWER:g} only from a "
+                       f"true epsilon of {self.detectable_epsilon:.3g} (more trials catch "
+                       "smaller leaks).")
 
 
 def _matrix(G):
@@ -196,7 +209,7 @@ def _coin_parameters(mechanism):
     for key in keys:
         value = params[key]
         if _is_fixed_seed(value):
-            shown = (repr(value) if isinstance(value, numbers.Integral)
+            shown = (short_repr(value) if isinstance(value, numbers.Integral)
                      else f"a {type(value).__name__}")
             raise ValueError(
                 f"audit: the mechanism has a fixed seed ({key}={shown}): its releases of G0 "
@@ -459,12 +472,18 @@ def _apply(candidates, rows):
 
 # ------------------------------------------------------------------------------ the tests
 
-def _cp_bounds(k, n, a):
-    """One-sided Clopper–Pearson lower and upper bounds, each failing with probability a."""
+# One-sided Clopper–Pearson bounds failing with probability a: the beta quantiles of
+# scipy.stats.beta.ppf, from its special function (without per-call checks: the power's
+# search calls them often).
+
+def _cp_lower(k, n, a):
     k = np.asarray(k, dtype=float)
-    lower = np.where(k > 0, beta.ppf(a, np.maximum(k, 1), n - k + 1), 0.0)
-    upper = np.where(k < n, beta.ppf(1 - a, k + 1, np.maximum(n - k, 1)), 1.0)
-    return lower, upper
+    return np.where(k > 0, betaincinv(np.maximum(k, 1), n - k + 1, a), 0.0)
+
+
+def _cp_upper(k, n, a):
+    k = np.asarray(k, dtype=float)
+    return np.where(k < n, betaincinv(k + 1, np.maximum(n - k, 1), 1 - a), 1.0)
 
 
 def _log_ratio(num, den):
@@ -474,11 +493,17 @@ def _log_ratio(num, den):
                         np.where(num > 0, np.inf, -np.inf))
 
 
-def _bound(k_num, n_num, k_den, n_den, delta):
-    """log(lower P_num(R) / upper P_den(R)): a lower bound on epsilon failing w.p. <= delta."""
-    lower, _ = _cp_bounds(k_num, n_num, delta / 2)
-    _, upper = _cp_bounds(k_den, n_den, delta / 2)
-    return _log_ratio(lower, upper)
+def _bound(k_num, n_num, k_den, n_den, delta, share=0.5):
+    """log(lower P_num(R) / upper P_den(R)): a lower bound on epsilon failing w.p. <= delta,
+    ``share`` of ``delta`` spent on the lower bound and the rest on the upper one."""
+    return _log_ratio(_cp_lower(k_num, n_num, delta * share),
+                      _cp_upper(k_den, n_den, delta * (1 - share)))
+
+
+# Splits of the test's failure probability between its two bounds, the even one first (it
+# wins ties). A large epsilon is bounded by a rare event on one side: giving its bound 98%
+# of delta adds about 0.2 (eps 10 claiming 5 is caught in 500 evaluated releases).
+_SHARES = (0.5, 0.02, 0.98, 0.2, 0.8)
 
 
 def _thresholds(values, n_thresholds):
@@ -490,12 +515,14 @@ def _thresholds(values, n_thresholds):
 
 def _select(v0, v1, n_thresholds, delta, n_eval):
     """The (column, threshold, side, direction) whose bound, projected to ``n_eval``
-    evaluation trials at the rates seen here, is the largest.
+    evaluation trials at the rates seen here, is the largest, and the share of ``delta`` its
+    lower bound gets.
 
     Projecting matters for rare events: 9 copies of the input in 9,000 releases of G0 and
     none of G1 bound little on 9,000 trials but enough on 18,000, while a common event's
     bound barely moves. Ties go to the earliest column (the candidates come most natural
-    first).
+    first). The test is chosen at the even split, then its split, so that the splits add
+    no noisy candidates to the choice (a maximum over more of them overfits).
     """
     columns = []
     for c in range(v0.shape[1]):
@@ -512,11 +539,102 @@ def _select(v0, v1, n_thresholds, delta, n_eval):
                        _bound(k1, n_eval, k0, n_eval, delta)],
                       axis=2)                               # (columns, sides, dirs, thr.)
     c, side, direction, t = np.unravel_index(int(np.argmax(bounds)), bounds.shape)
-    return int(c), float(T[c, t]), (">=", "<=")[side], int(direction)
+    num, den = (k0, k1)[direction][c, side, t], (k1, k0)[direction][c, side, t]
+    share = _SHARES[int(np.argmax([_bound(num, n_eval, den, n_eval, delta, a)
+                                   for a in _SHARES]))]
+    return int(c), float(T[c, t]), (">=", "<=")[side], int(direction), share
 
 
 def _in_region(values, t, side):
     return values >= t if side == ">=" else values <= t
+
+
+# ------------------------------------------------------------------------------ the power
+
+def _phases(n_trials, n_features):
+    """Releases of each network that screen, select and evaluate: a quarter, then halves of
+    the rest (a single number, with nothing to screen: one, then halves). With a quarter
+    only to select, a seeded audit of eps 2 claiming 1 chose a poor test and passed."""
+    screened = 1 if n_features == 1 else max(1, n_trials // 4)
+    selected = (n_trials - screened) // 2
+    return screened, selected, n_trials - screened - selected
+
+
+def _binomial_window(n, p):
+    """The counts of Binomial(n, p) holding all but about 1e-12 of its mass, and their pmf."""
+    spread = 8 * np.sqrt(n * p * (1 - p)) + 12
+    k = np.arange(max(0, int(n * p - spread)), min(n, int(n * p + spread)) + 1)
+    return k, binom.pmf(k, n, p)
+
+
+def audit_power(epsilon, epsilon_claimed, n_trials, confidence=0.95):
+    """Probability that :func:`audit` reports a violation of ``epsilon_claimed`` by a leak of
+    ``epsilon`` on the secret dyad: each release shows it truthfully with probability
+    ``e^epsilon / (1 + e^epsilon)`` (edgeFlip at ``epsilon``).
+
+    Exact (binomial sums) for the audit's best test, which reads the dyad on the evaluated
+    three eighths of the trials and splits its failure probability as its selection would
+    at the expected rates; seeded audits agree (see :func:`audit`).
+
+    Parameters
+    ----------
+    epsilon : float in [0, inf]
+        The true privacy loss of the leak.
+    epsilon_claimed : float in [0, inf)
+    n_trials : int >= 4
+        Releases per network, as given to :func:`audit`.
+    confidence : float in (0, 1), default=0.95
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from tdadp.privacy._audit import audit_power
+    >>> round(audit_power(5.7, 5.0, 2000), 2), round(audit_power(5.7, 5.0, 16_000), 2)
+    (0.29, 0.98)
+    """
+    for name, value, rules in (
+            ("epsilon", epsilon, ["epsilon"]),
+            ("epsilon_claimed", epsilon_claimed, [Interval("real", 0, np.inf, "left")]),
+            ("n_trials", n_trials, [Interval("int", 4, None, "left")]),
+            ("confidence", confidence, [Interval("real", 0, 1, "neither")])):
+        check_param(value, rules, name, "audit_power")
+    return _power(float(epsilon), float(epsilon_claimed), _phases(int(n_trials), 2)[2],
+                  float(confidence))
+
+
+def _power(epsilon, epsilon_claimed, n, confidence):
+    """``audit_power`` of a test evaluated on ``n`` releases of each network."""
+    delta = 1.0 - confidence
+    q = float(expit(-float(epsilon)))  # the rate at which the release lies about the dyad
+    share = _SHARES[int(np.argmax([_bound(n * (1 - q), n, n * q, n, delta, a)
+                                   for a in _SHARES]))]
+    k0, pmf0 = _binomial_window(n, q)           # releases of G0 showing G1's dyad
+    k1, pmf1 = _binomial_window(n, 1 - q)       # releases of G1 showing it
+    lower, upper = _cp_lower(k1, n, delta * share), _cp_upper(k0, n, delta * (1 - share))
+    # The bound exceeds the claim when lower(k1) > upper(k0) e^claim; lower grows with k1.
+    first = np.searchsorted(lower, upper * np.exp(epsilon_claimed), side="right")
+    tail = np.concatenate([np.cumsum(pmf1[::-1])[::-1], [0.0]])
+    return float(min(1.0, pmf0 @ tail[first]))
+
+
+@functools.lru_cache(maxsize=64)  # audits of one size and claim share it
+def _detectable_epsilon(claimed, n, confidence):
+    """The true epsilon from which the power of a test evaluated on ``n`` releases reaches
+    _POWER, within 0.01 above it (inf: never; None: no finite claim)."""
+    if claimed is None or claimed == np.inf:
+        return None
+    if _power(np.inf, claimed, n, confidence) < _POWER:
+        return float(np.inf)
+    low, high = claimed, claimed + 1.0
+    while _power(high, claimed, n, confidence) < _POWER:
+        low, high = high, high + 2 * (high - low)
+    while high - low > 0.01:
+        mid = (low + high) / 2
+        low, high = (low, mid) if _power(mid, claimed, n, confidence) >= _POWER else (mid, high)
+    return high
 
 
 # ---------------------------------------------------------------------------------- audit
@@ -532,12 +650,9 @@ def audit(mechanism, G0, G1, n_trials=2000, statistic=None, confidence=0.95,
     probability at most ``1 - confidence``.
 
     The attack (``statistic=None``) sees the whole release and is learned on held-out
-    trials: a quarter of the trials screens every entry, a quarter picks the best test among
-    the joint outcome of the mirror entries (i, j) and (j, i) of the differing dyad, each of
-    them, the entries whose law differs most between G0 and G1 (a copy of the input is
-    one), a linear score over all entries, and for a graph release whether it is G0 or G1
-    and where each node stands in its node order; the other half evaluates that one test.
-    See the module documentation for what the audit can and cannot detect.
+    trials: a quarter screens every entry, three eighths pick the best of the candidate
+    tests, and the last three eighths evaluate that one test. The module documentation lists the
+    candidates and what the audit can and cannot detect.
 
     **How many trials.** A leak that changes an entry's law a lot shows in a few hundred
     releases (a copied mirror entry, a node order that depends on the secret: 400). A rare
@@ -548,6 +663,15 @@ def audit(mechanism, G0, G1, n_trials=2000, statistic=None, confidence=0.95,
     seeded audits at ``n_trials=10_000`` (7 of 10 at 6,000); p = 1e-3 in 3 of 3 at
     ``n_trials=100_000``. On tiny graphs an honest release often equals its input, and such
     a copy changes the privacy loss too little to show.
+
+    **A small excess over the claim** needs more trials, the more at a large epsilon (the
+    release rarely lies about the dyad); ``detectable_epsilon`` in the result says from which
+    true epsilon a leak is caught with probability 0.9 (``audit_power``). edgeFlip at
+    half its claimed rate (true epsilon ``log(1 + 2 e^eps)``), seeded audits (dyad copies):
+    claiming 1 (true 1.86), caught in 20 of 20 at ``n_trials=400`` (power 1.00); claiming 3
+    (3.72), 19 of 20 at 2,000 (0.96); claiming 5 (5.70), 7 of 20 at 2,000, 28 of 60 at
+    4,000, 16 of 20 at 10,000 and 19 of 20 at 16,000 (power 0.29, 0.44, 0.87, 0.98). The
+    default 2,000 trials catch a claim of 5 with probability 0.9 only from a true 7.3.
 
     Parameters
     ----------
@@ -674,7 +798,7 @@ def audit(mechanism, G0, G1, n_trials=2000, statistic=None, confidence=0.95,
         pair = (i * n_nodes + j, j * n_nodes + i) if graph else None
 
     # Screening: a quarter of the trials (one, for a single number: nothing to screen).
-    screened = 1 if n_features == 1 else max(1, n_trials // 4)
+    screened, selected, evaluated = _phases(n_trials, n_features)
     screen = _Screen(n_features, pair)
     for s, t in enumerate(trials):
         screen.add(s, first[s])
@@ -686,20 +810,18 @@ def audit(mechanism, G0, G1, n_trials=2000, statistic=None, confidence=0.95,
         candidates += [("release == G0", _equals(G0, n_nodes)),
                        ("release == G1", _equals(G1, n_nodes))]
 
-    # Selection: half of the rest (a quarter of the trials) picks the test.
-    selected = (n_trials - screened) // 2
+    # Selection: half of the rest (three eighths of the trials) picks the test.
     values = [np.concatenate([_apply(candidates, block) for block in t.take(selected)])
               for t in trials]
-    evaluated = n_trials - screened - selected
-    c, threshold, side, direction = _select(values[0], values[1], n_thresholds, delta,
-                                            evaluated)
+    c, threshold, side, direction, share = _select(values[0], values[1], n_thresholds,
+                                                   delta, evaluated)
     name, function = candidates[c]
 
     # Evaluation: the rest, one test.
     hits = [sum(int(_in_region(function(block), threshold, side).sum())
                 for block in t.take(evaluated)) for t in trials]
     num, den = (1, 0) if direction == 1 else (0, 1)
-    lower = float(_bound(hits[num], evaluated, hits[den], evaluated, delta))
+    lower = float(_bound(hits[num], evaluated, hits[den], evaluated, delta, share))
     rates = (hits[0] / evaluated, hits[1] / evaluated)
     estimate = float(_log_ratio(rates[num], rates[den]))
     return AuditResult(
@@ -715,4 +837,5 @@ def audit(mechanism, G0, G1, n_trials=2000, statistic=None, confidence=0.95,
         method=method,
         statistic=name,
         deterministic=tuple(names[f] for f in _never_varied(trials)),
+        detectable_epsilon=_detectable_epsilon(claimed, evaluated, float(confidence)),
     )
