@@ -568,7 +568,7 @@ def read_nodes(path, *, comments="#"):
     >>> import os, tempfile
     >>> from tdadp.io import read_nodes
     >>> path = os.path.join(tempfile.mkdtemp(), "nodes.csv")
-    >>> _ = open(path, "w").write('node,group\n"Smith, J.",1\nLee,2\n')
+    >>> _ = open(path, "w").write('node,group\\n"Smith, J.",1\\nLee,2\\n')
     >>> read_nodes(path)
     ['Smith, J.', 'Lee']
     """
