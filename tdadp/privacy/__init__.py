@@ -2,7 +2,8 @@
 
 - Edge-level privacy under dependent edges, exactly: :func:`edge_privacy_exact`,
   :func:`latent_dependence_bound`.
-- Empirical audit of any mechanism: :func:`audit`; the queens example: :func:`queens_example`.
+- Empirical audit of any mechanism: :func:`audit`, and the leak it can detect:
+  :func:`audit_power`; the queens example: :func:`queens_example`.
 
 The guarantee vocabulary (:class:`tdadp.dp.PrivacyGuarantee`, the bounds, composition) lives in
 :mod:`tdadp.dp`; the mechanisms in :mod:`tdadp.release`, :mod:`tdadp.ergm` and
@@ -12,6 +13,7 @@ The guarantee vocabulary (:class:`tdadp.dp.PrivacyGuarantee`, the bounds, compos
 from ._audit import (
     AuditResult,
     audit,
+    audit_power,
 )
 from ._exact import (
     MAX_EXACT_NODES,
@@ -31,6 +33,7 @@ __all__ = [
     "latent_dependence_bound",
     "MAX_EXACT_NODES",
     "audit",
+    "audit_power",
     "AuditResult",
     "queens_example",
     "sample_queens",
