@@ -88,7 +88,7 @@ def make_clusterer(name, n_clusters, random_state, params=None):
     name : {"tomato", "kmeans", "gmm", "spectral", "spherical", "score"}
         :class:`ToMATo`, scikit-learn's ``KMeans`` (``n_init=10``), :class:`BICGaussianMixture`,
         scikit-learn's ``SpectralClustering`` (``affinity="nearest_neighbors"``; as
-        :class:`SmallSampleSpectralClustering`, which takes 2 or 3 points too),
+        ``SmallSampleSpectralClustering``, which takes 2 or 3 points too),
         :class:`SphericalKMeans` or :class:`SCOREClustering`.
     n_clusters : int or None
         None only for ToMATo and the Gaussian mixture, which then choose it.

@@ -449,7 +449,7 @@ def mqm_exact_scale(thetas, T, epsilon, lipschitz=1.0, max_quilt=None):
         the tables would need more memory than this process has left (O(l k^2) for the powers
         and log-ratio tables, O(T k) for a pmf start, O(T k^2) for an "any" start, O(T + l^2)
         for the search), or more than ``MAX_OPERATIONS`` (1e10, about a minute) elementary
-        operations (:func:`exact_operations`: O(l k^3) for the tables; for a pmf or "any"
+        operations (``exact_operations``: O(l k^3) for the tables; for a pmf or "any"
         start O(T min(l, 32)^2 k^2) for the search node by node, and O(T k^3) more for an
         "any" start). The message says what to use instead, MQMApprox first.
 
