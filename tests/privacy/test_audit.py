@@ -11,15 +11,6 @@ from tdadp.privacy import _audit, audit, queens_example, sample_queens
 from tdadp.release import LaplaceEdgeCount
 
 
-@pytest.fixture(scope="module")
-def pair():
-    G0 = np.zeros((6, 6), dtype=np.uint8)
-    G0[2, 3] = G0[3, 2] = G0[4, 5] = G0[5, 4] = 1
-    G1 = G0.copy()
-    G1[0, 1] = G1[1, 0] = 1
-    return G0, G1
-
-
 class WeakFlip(EdgeFlip):
     """Flips at pi(2 eps) while its guarantee claims eps: a deliberately broken mechanism."""
 

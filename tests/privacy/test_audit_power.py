@@ -43,15 +43,6 @@ class TwiceLeaky(Leaky):
     true = staticmethod(lambda eps: 2 * eps)
 
 
-@pytest.fixture(scope="module")
-def pair():
-    G0 = np.zeros((6, 6), dtype=np.uint8)
-    G0[2, 3] = G0[3, 2] = G0[4, 5] = G0[5, 4] = 1
-    G1 = G0.copy()
-    G1[0, 1] = G1[1, 0] = 1
-    return G0, G1
-
-
 def test_a_large_leak_is_caught_in_few_trials(pair):
     r = audit(TwiceLeaky(5.0), *pair, n_trials=1300, random_state=0, dyad_independent=True)
     assert r.epsilon_claimed == 5.0
