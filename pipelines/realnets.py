@@ -1,21 +1,36 @@
-"""Real networks: clustering the labelled networks shipped in ``tdadp.datasets``, released
-with edgeFlip.
+"""Real networks: tdadp's default clusterer against what analysts would run instead, on the
+same edgeFlip releases of labelled networks.
 
-polblogs (its largest component: 1,222 blogs, liberal / conservative), polbooks (105 books,
-liberal / neutral / conservative), the Faux Mesa High school friendships (205 students by
-grade, 6 grades; 57 have no friend), Zachary's karate club (34 members, the two clubs after the
-split) and the Davis southern women (18 women and 14 events, the two sides of the bipartite
-graph) are released with edgeFlip at each eps (and without privacy), embedded with the
-privacy-adjusted ASE at its automatic dimension, and clustered with every method given the
-true number of groups K: the default (:class:`~tdadp.cluster.BlockModelClustering`, the
-partition of ToMATo, k-means, the BIC Gaussian mixture, spectral clustering and spherical
-k-means under which the release is most likely as a degree-corrected block model), each of
-those five alone, and SCORE. The default, ToMATo and the Gaussian mixture also choose their
-own count (the default and ToMATo by ToMATo's bootstrap test, whose significance is
-recorded). One release and one embedding per replicate are shared by all
-methods, and nodes with no edge in the release (no signal to embed) are left out of every
-method alike. Scores: adjusted Rand index and normalized mutual information against the
-labels, on the nodes clustered.
+The networks: the five shipped in :mod:`tdadp.datasets` (polblogs' largest component,
+polbooks, Faux Mesa High by grade, Zachary's karate club, the Davis southern women) and the
+held-out networks (``_HELDOUT`` below), each in one half: "shipped", "design" (networks the
+default may be designed on) or "report" (networks only reported on), recorded in every row.
+Each is released with edgeFlip at each eps (and without privacy). On each release:
+
+- the default, :class:`~tdadp.cluster.BlockModelClustering` given the true number of groups
+  K (``default``) and choosing its own count (``default_auto``); the partitions of its own
+  candidates at K (``_CANDIDATES``: ToMATo, k-means, the BIC Gaussian mixture, spectral
+  clustering, spherical k-means) are read from its fit, at no cost;
+- the peers of :mod:`._peers`: Leiden and Louvain as they are and with their resolution tuned
+  to K, scikit-learn's spectral clustering on the release, regularised spectral clustering,
+  and the privacy-adjusted adjacency spectral embedding with d = K followed by k-means or a
+  Gaussian mixture.
+
+Nodes with no edge in the release carry no signal: every method leaves them out alike (the
+default is fitted on the whole release and scored on the other nodes; the peers see the
+release restricted to them). Scores: adjusted Rand index and normalized mutual information
+against the labels, the number of clusters found, and each method's wall seconds on the
+release (``time.perf_counter``; the default's include its embedding and its candidates).
+
+A release of a large network at a small eps is dense (edgeFlip adds about pi(eps) n^2 / 2
+edges): a (network, eps) pair whose release is expected to have more than
+``max_release_edges`` edges is not run, and the run says which (``notes``).
+
+Beside ``results.csv``: ``realnets_summary.csv`` (per network and eps: the default's mean
+ARI, the best peer's and which, the difference, whether within 0.05),
+``realnets_methods.csv`` (per method: mean ARI and NMI over the pairs at eps >= 2, seconds per
+release), ``realnets_seconds.csv`` (per network and method: mean seconds per release) and
+``realnets_summary.md`` (the three as markdown).
 
 Warnings raised inside a task are counted in the table (columns ``task_warnings`` and
 ``task_warning_messages``, as in every experiment) and stated once at the end of the run.
@@ -23,17 +38,18 @@ Warnings raised inside a task are counted in the table (columns ``task_warnings`
 
 from __future__ import annotations
 
+import csv
+import math
+import time
+from functools import cache
+from pathlib import Path
+
 import numpy as np
 
-from tdadp import EdgeFlip, from_networkx
-from tdadp.cluster import BlockModelClustering, clustering_scores, make_clusterer
-from tdadp.datasets import (
-    load_davis,
-    load_faux_mesa_high,
-    load_karate,
-    load_polblogs,
-    load_polbooks,
-)
+from tdadp import EdgeFlip, datasets, flip_probability, from_networkx
+from tdadp.cluster import BlockModelClustering, clustering_scores
+from tdadp.experiments import ConfigError
+from tdadp.utils import Interval, Rule
 
 from ._common import (
     REPLICATES,
@@ -42,24 +58,17 @@ from ._common import (
     check_epsilons,
     choices,
     epsilons,
+    note_on_figure,
     pyplot,
     quantile_band,
     save,
 )
+from ._peers import PEERS, restrict
 
 NAME = "realnets"
-SUMMARY = "Clustering the labelled networks of tdadp.datasets under edgeFlip"
-_METHODS = ("default", "tomato", "kmeans", "gmm", "spectral", "spherical", "score",
-            "default_auto", "tomato_auto", "gmm_auto")
-_GIVEN_K = ("default", "tomato", "kmeans", "gmm", "spectral", "spherical", "score")
-CONFIG = {
-    "seed": 0,
-    "replicates": 10,
-    "networks": ["polblogs", "polbooks", "faux_mesa_high", "karate", "davis"],
-    "epsilons": [1.0, 2.0, 4.0, 8.0, float("inf")],
-    "methods": list(_METHODS),
-}
-QUICK = {"replicates": 2, "epsilons": [2.0, float("inf")], "networks": ["karate", "davis"]}
+SUMMARY = "The default clusterer against Leiden, Louvain and spectral peers on real networks"
+
+# --- the networks ----------------------------------------------------------------------------
 
 
 def _labelled(G, key):
@@ -68,12 +77,75 @@ def _labelled(G, key):
     return from_networkx(G), y
 
 
-NETWORKS = {
-    "polblogs": lambda: _labelled(load_polblogs(largest_component=True), "label"),
-    "polbooks": lambda: _labelled(load_polbooks(), "label"),
-    "faux_mesa_high": lambda: _labelled(load_faux_mesa_high(), "Grade"),
-    "karate": lambda: _labelled(load_karate(), "label"),
-    "davis": lambda: _labelled(load_davis(), "bipartite"),
+def _loader(name, key="label", **kwargs):
+    """``() -> (A, y)`` of ``tdadp.datasets.load_<name>(**kwargs)``, labels from ``key``."""
+    load = getattr(datasets, f"load_{name}")
+    return lambda: _labelled(load(**kwargs), key)
+
+
+SHIPPED = {
+    "polblogs": _loader("polblogs", largest_component=True),
+    "polbooks": _loader("polbooks"),
+    "faux_mesa_high": _loader("faux_mesa_high", "Grade"),
+    "karate": _loader("karate"),
+    "davis": _loader("davis", "bipartite"),
+}
+# Held-out networks, one line each: name -> half ("design" or "report", the split drawn in
+# tdadp/datasets/data/HELDOUT.md before any method ran on them). A network runs once
+# tdadp.datasets exports its loader load_<name>() (a networkx Graph, node attribute "label").
+_HELDOUT = {
+    "pubmed": "design",
+    "high_school_2012": "design",
+    "workplace_2013": "design",
+    "flare": "design",
+    "aucs": "report",
+    "high_school_2013": "report",
+    "hospital_ward": "report",
+    "primary_school": "report",
+}
+NETWORKS = {**SHIPPED, **{name: _loader(name) for name in _HELDOUT
+                          if hasattr(datasets, f"load_{name}")}}
+_HALVES = ("shipped", "design", "report")
+
+# --- the methods -----------------------------------------------------------------------------
+
+# The default's own candidates at K, read from its fit (candidate_labels_).
+_CANDIDATES = ("tomato", "kmeans", "gmm", "spectral", "spherical")
+_METHODS = ("default", "default_auto", *PEERS, *_CANDIDATES)
+# Methods with a measured time of their own (a candidate's is inside the default's fit).
+_TIMED = ("default", "default_auto", *PEERS)
+# eps of the summary's per-method means (eps = 1 is reported per pair only).
+_SUMMARY_EPS = (2.0, 4.0, 8.0, math.inf)
+_WITHIN = 0.05
+
+CONFIG = {
+    "seed": 0,
+    "replicates": 10,
+    "networks": list(NETWORKS),
+    "halves": {**dict.fromkeys(SHIPPED, "shipped"),
+               **{n: half for n, half in _HELDOUT.items() if n in NETWORKS}},
+    "epsilons": [1.0, 2.0, 4.0, 8.0, float("inf")],
+    "methods": list(_METHODS),
+    # polblogs at eps = 1: 0.2 million edges; pubmed (19,717 nodes) at eps = 8: 0.11 million,
+    # at eps = 4: 3.5 million, at eps = 1: 52 million.
+    "max_release_edges": 2_000_000,
+}
+QUICK = {"replicates": 2, "epsilons": [2.0, float("inf")], "networks": ["karate", "davis"]}
+
+
+def _is_halves(value):
+    return isinstance(value, dict) and all(
+        isinstance(k, str) and v in _HALVES for k, v in value.items())
+
+
+RULES = {
+    "seed": SEED,
+    "replicates": REPLICATES,
+    "networks": choices(tuple(NETWORKS)),
+    "halves": [Rule("a table of network -> 'shipped', 'design' or 'report'", _is_halves)],
+    "epsilons": epsilons(infinite=True),
+    "methods": choices(_METHODS),
+    "max_release_edges": [Interval("int", 1, 10**12, "both")],
 }
 
 
@@ -81,96 +153,261 @@ def validate(config):
     check_epsilons(NAME, config["epsilons"], allow_inf=True, positive=True)
     check_choices(NAME, "networks", config["networks"], tuple(NETWORKS))
     check_choices(NAME, "methods", config["methods"], _METHODS)
+    missing = [n for n in config["networks"] if n not in config["halves"]]
+    if missing:
+        raise ConfigError(f"{NAME}: halves names no half for {', '.join(missing)} (each "
+                          "network run is 'shipped', 'design' or 'report')")
+    if not points(config):
+        raise ConfigError(f"{NAME}: every (network, eps) pair's release has more than "
+                          f"max_release_edges = {config['max_release_edges']} edges")
 
 
-RULES = {
-    "seed": SEED,
-    "replicates": REPLICATES,
-    "networks": choices(tuple(NETWORKS)),
-    "epsilons": epsilons(infinite=True),
-    "methods": choices(_METHODS),
-}
+@cache
+def _size(network):
+    """(nodes, edges) of a network."""
+    A, _ = NETWORKS[network]()
+    n = A.shape[0]
+    return n, int(round(float(A.sum()) / 2))
 
 
-def point_seconds(point, config):
-    """Seconds per point: polblogs' 1,222 nodes cost most (ToMATo three times, spectral
-    clustering), the others a second or two a release (measured on 2 cores)."""
-    per_release = 10.0 if point["network"] == "polblogs" else 1.5
-    return config["replicates"] * per_release, 4.0
+def _release_edges(network, eps):
+    """Expected number of edges of the network's edgeFlip release at ``eps``."""
+    n, m = _size(network)
+    rate = float(flip_probability(eps))
+    return m * (1.0 - rate) + (n * (n - 1) / 2 - m) * rate
 
 
-def peak_memory(config):
-    """Peak bytes of one task: polblogs' dense release and ToMATo's neighbour graph stay
-    under 0.3 GB."""
-    return 300e6
+def _too_large(network, eps, config):
+    return _release_edges(network, eps) > config["max_release_edges"]
+
+
+def notes(config):
+    """The (network, eps) pairs not run: their releases are too large."""
+    skipped = [f"{n} at eps {e:g} ({_release_edges(n, e) / 1e6:.1f} M edges)"
+               for n in config["networks"] for e in config["epsilons"]
+               if _too_large(n, e, config)]
+    if not skipped:
+        return []
+    return [f"not run, release above max_release_edges = {config['max_release_edges']:,}: "
+            + "; ".join(skipped)]
 
 
 def points(config):
-    return [{"network": n, "epsilon": float(e)} for n in config["networks"]
-            for e in config["epsilons"]]
+    return [{"network": n, "half": config["halves"][n], "epsilon": float(e)}
+            for n in config["networks"] for e in config["epsilons"]
+            if not _too_large(n, e, config)]
+
+
+def point_seconds(point, config):
+    """Seconds per point: a fixed part (the default's two fits, the peers' bisections) and a
+    part growing with the release's edges (measured on 2 cores, one thread a task)."""
+    edges = _release_edges(point["network"], point["epsilon"])
+    return config["replicates"] * (3.0 + 4e-4 * edges), 4.0
+
+
+def peak_memory(config):
+    """Peak bytes of one task: the release (one bit per dyad for a large network), its CSR
+    copies for the peers (about 50 bytes an edge with igraph's) and the default's embedding."""
+    largest = max(_release_edges(p["network"], p["epsilon"]) for p in points(config))
+    n = max(_size(network)[0] for network in config["networks"])
+    return 400e6 + 60.0 * largest + n * n / 8
+
+
+# --- one task --------------------------------------------------------------------------------
 
 
 def _score(out, method, y, labels):
+    if labels is None:  # a candidate the default no longer has
+        out[f"ari_{method}"] = out[f"nmi_{method}"] = out[f"n_clusters_{method}"] = math.nan
+        return
     scores = clustering_scores(y, labels)
     out[f"ari_{method}"] = scores["ari"]
     out[f"nmi_{method}"] = scores["nmi"]
     out[f"n_clusters_{method}"] = int(np.unique(labels).size)
 
 
+def _timed(fit):
+    start = time.perf_counter()
+    result = fit()
+    return result, time.perf_counter() - start
+
+
 def run_task(params, config, seed):
     s_flip, s_cluster = seed.spawn(2)
     A, y = NETWORKS[params["network"]]()
     k = int(np.unique(y).size)
-    eps = params["epsilon"]
     flip_seed = int(s_flip.generate_state(1)[0])
     cluster_seed = int(s_cluster.generate_state(1)[0])
-    release = EdgeFlip(eps, random_state=flip_seed).fit_transform(A)
+    release = EdgeFlip(params["epsilon"], random_state=flip_seed).fit_transform(A)
     methods = config["methods"]
-    # The default's own fit gives its candidates' labels on the same embedding: ToMATo,
-    # k-means, the Gaussian mixture, spectral clustering and spherical k-means with K given.
+    default, seconds = _timed(
+        lambda: BlockModelClustering(n_clusters=k, random_state=cluster_seed).fit(release))
     # Nodes with no edge in the release carry no signal: every method leaves them out.
-    default = BlockModelClustering(n_clusters=k, random_state=cluster_seed).fit(release)
-    active = np.flatnonzero(~default.isolated_)
-    embedding = np.asarray(default.embedding_)[active]
+    active = np.flatnonzero(~np.asarray(default.isolated_))
     y = y[active]
     out = {"n_nodes": int(A.shape[0]), "n_clustered": int(active.size), "k_true": k,
-           "dimension": int(default.n_components_), "default_choice": default.selected_}
-    for method in methods:
-        if method == "default":
-            labels = default.labels_[active]
-        elif method in default.candidate_labels_:
-            labels = default.candidate_labels_[method][active]
-        elif method == "default_auto":
-            auto = BlockModelClustering(random_state=cluster_seed).fit(release)
-            labels = auto.labels_[active]
-            out["default_auto_significant"] = bool(auto.significant_)
-            out["default_auto_choice"] = str(auto.selected_)
-        else:
-            name = method.removesuffix("_auto")
-            last = make_clusterer(name, None if method.endswith("_auto") else k, cluster_seed)
-            labels = last.fit_predict(embedding)
-            if method == "tomato_auto":
-                out["tomato_auto_significant"] = bool(last.significant_)
-        _score(out, method, y, labels)
-    if "tomato" in methods:
-        tomato = default.clusterers_["tomato"]
-        out["tomato_metric"] = tomato.metric_
-        out["tomato_subspace"] = tomato.subspace_
+           "default_choice": str(default.selected_), "seconds_default": seconds}
+    _score(out, "default", y, np.asarray(default.labels_)[active])
+    candidates = default.candidate_labels_
+    for method in _CANDIDATES:
+        if method in methods:
+            labels = candidates.get(method)
+            _score(out, method, y, None if labels is None else np.asarray(labels)[active])
+    if "default_auto" in methods:
+        auto, out["seconds_default_auto"] = _timed(
+            lambda: BlockModelClustering(random_state=cluster_seed).fit(release))
+        _score(out, "default_auto", y, np.asarray(auto.labels_)[active])
+        out["default_auto_significant"] = bool(auto.significant_)
+        out["default_auto_choice"] = str(auto.selected_)
+    peers = [m for m in methods if m in PEERS]
+    if peers:
+        sub = restrict(release, active)
+        for method in peers:
+            labels, out[f"seconds_{method}"] = _timed(
+                lambda m=method: PEERS[m](sub, k, cluster_seed))
+            _score(out, method, y, labels)
     return out
 
 
-# Curves that coincide (often at ARI 0 or 1) stay visible: distinct markers, sizes, dashes.
-_STYLE = {"default": ("k", "*", "-", 9), "default_auto": ("k", "*", "-", 9),
-          "tomato": ("C0", "o", "-", 8), "kmeans": ("C1", "s", "--", 6),
-          "gmm": ("C2", "^", "-.", 6), "spectral": ("C3", "x", ":", 6),
-          "spherical": ("C4", "D", "-", 5), "score": ("C5", "v", "--", 5),
-          "tomato_auto": ("C0", "o", "-", 8), "gmm_auto": ("C2", "^", "--", 5)}
-_WORDS = {"default": "default (most likely partition)",
-          "default_auto": "default, tested count", "tomato": "ToMATo", "kmeans": "k-means",
-          "gmm": "Gaussian mixture (BIC)",
-          "spectral": "spectral clustering", "spherical": "spherical k-means",
-          "score": "SCORE", "tomato_auto": "ToMATo, tested count",
-          "gmm_auto": "Gaussian mixture, BIC count"}
+# --- the summary tables ----------------------------------------------------------------------
+
+
+def _number(value):
+    """A float, or None for a missing or non-numeric value (a NaN is missing)."""
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        return None
+    return None if math.isnan(value) else value
+
+
+def _mean(rows, key):
+    values = [v for v in (_number(r.get(key)) for r in rows) if v is not None]
+    return float(np.mean(values)) if values else math.nan
+
+
+def _pairs(rows):
+    """{(network, eps): rows} in the order of the rows."""
+    out = {}
+    for row in rows:
+        out.setdefault((row["network"], float(row["epsilon"])), []).append(row)
+    return out
+
+
+def _run_methods(rows):
+    return [m for m in _METHODS if any(_number(r.get(f"ari_{m}")) is not None for r in rows)]
+
+
+def summary(rows):
+    """One entry per (network, eps): the default's mean ARI, the best peer's and which."""
+    entries = []
+    for (network, eps), sub in _pairs(rows).items():
+        peers = {m: _mean(sub, f"ari_{m}") for m in PEERS}
+        peers = {m: v for m, v in peers.items() if not math.isnan(v)}
+        default = _mean(sub, "ari_default")
+        best = max(peers, key=peers.get) if peers else ""
+        best_ari = peers[best] if peers else math.nan
+        entries.append({
+            "network": network, "half": sub[0].get("half", ""), "epsilon": eps,
+            "releases": len(sub), "ari_default": default, "ari_best_peer": best_ari,
+            "best_peer": best, "difference": default - best_ari,
+            "within_0.05": bool(default >= best_ari - _WITHIN) if peers else "",
+        })
+    return entries
+
+
+def method_summary(rows):
+    """One entry per method: mean over the (network, eps) pairs at eps >= 2 of its mean ARI
+    and NMI, and its seconds per release (median and largest over all releases)."""
+    pairs = [sub for (_, eps), sub in _pairs(rows).items() if eps in _SUMMARY_EPS]
+    entries = []
+    for method in _run_methods(rows):
+        ari = [_mean(sub, f"ari_{method}") for sub in pairs]
+        nmi = [_mean(sub, f"nmi_{method}") for sub in pairs]
+        seconds = [v for v in (_number(r.get(f"seconds_{method}")) for r in rows)
+                   if v is not None]
+        entries.append({
+            "method": method,
+            "kind": ("default" if method.startswith("default") else
+                     "peer" if method in PEERS else "candidate"),
+            "pairs": int(np.sum(~np.isnan(ari))) if ari else 0,
+            "mean_ari": float(np.nanmean(ari)) if pairs and not np.all(np.isnan(ari))
+            else math.nan,
+            "mean_nmi": float(np.nanmean(nmi)) if pairs and not np.all(np.isnan(nmi))
+            else math.nan,
+            "median_seconds": float(np.median(seconds)) if seconds else math.nan,
+            "max_seconds": float(np.max(seconds)) if seconds else math.nan,
+        })
+    return entries
+
+
+def seconds_summary(rows):
+    """One entry per network: its size and each timed method's mean seconds per release."""
+    entries = []
+    timed = [m for m in _TIMED if m in _run_methods(rows)]
+    networks = list(dict.fromkeys(r["network"] for r in rows))
+    for network in networks:
+        sub = [r for r in rows if r["network"] == network]
+        entry = {"network": network, "n_clustered": _mean(sub, "n_clustered")}
+        entry.update({m: _mean(sub, f"seconds_{m}") for m in timed})
+        entries.append(entry)
+    return entries
+
+
+def _text(value):
+    if isinstance(value, float):
+        return "inf" if math.isinf(value) else ("" if math.isnan(value) else f"{value:.4g}")
+    return str(value)
+
+
+def _write_csv(entries, path):
+    with open(path, "w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(entries[0]) if entries else ["network"])
+        writer.writeheader()
+        for entry in entries:
+            writer.writerow({k: _text(v) for k, v in entry.items()})
+    return path
+
+
+def _markdown(entries):
+    if not entries:
+        return "(no rows)\n"
+    head = list(entries[0])
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(_text(e[k]) for k in head) + " |" for e in entries]
+    return "\n".join(lines) + "\n"
+
+
+def write_summaries(rows, out_dir):
+    """The three summary tables as CSV beside the results, and together as markdown."""
+    out_dir = Path(out_dir)
+    pairs, methods, seconds = summary(rows), method_summary(rows), seconds_summary(rows)
+    paths = [_write_csv(pairs, out_dir / f"{NAME}_summary.csv"),
+             _write_csv(methods, out_dir / f"{NAME}_methods.csv"),
+             _write_csv(seconds, out_dir / f"{NAME}_seconds.csv")]
+    judged = [p for p in pairs if p["epsilon"] in _SUMMARY_EPS and p["best_peer"]]
+    within = sum(bool(p["within_0.05"]) for p in judged)
+    text = (f"# {NAME}: the default against the best peer\n\n"
+            f"Mean ARI over the releases of each (network, eps); best peer among "
+            f"{', '.join(PEERS)}. At eps in {{2, 4, 8, inf}} the default is within "
+            f"{_WITHIN} of the best peer on {within} of {len(judged)} pairs.\n\n"
+            + _markdown(pairs)
+            + "\n## Per method: mean over the (network, eps) pairs at eps in {2, 4, 8, inf}\n\n"
+            + _markdown(methods)
+            + "\n## Mean seconds per release\n\n" + _markdown(seconds))
+    path = out_dir / f"{NAME}_summary.md"
+    path.write_text(text, encoding="utf-8")
+    return [*paths, path]
+
+
+# --- the figure ------------------------------------------------------------------------------
+
+_WORDS = {"default": "default (K given)", "default_auto": "default (own count)",
+          "leiden": "Leiden", "leiden_k": "Leiden tuned to K", "louvain": "Louvain",
+          "louvain_k": "Louvain tuned to K", "sklearn_spectral": "sklearn SpectralClustering",
+          "regularized_laplacian": "regularised Laplacian", "ase_kmeans": "ASE (d = K), k-means",
+          "ase_gmm": "ASE (d = K), GMM"}
+_COLUMNS = 4
 
 
 def _position(eps_values):
@@ -180,50 +417,76 @@ def _position(eps_values):
     return {e: (np.log2(e) if np.isfinite(e) else top) for e in eps_values}
 
 
-def _band(ax, sub, method, pos):
-    """Median and 10-90% band over the finite eps joined by a line; eps = inf (no privacy)
-    drawn apart, a marker with its band as an error bar, since inf is not a point on the
-    eps axis."""
+def _curve(ax, sub, method, pos, band=True, **style):
+    """Median ARI over the finite eps joined by a line, its 10-90% quantiles as a band; eps =
+    inf (no privacy) drawn apart, a marker with its band as an error bar."""
     xs, median, low, high = quantile_band(sub, "epsilon", f"ari_{method}")
-    color, marker, ls, size = _STYLE.get(method, (None, "o", "-", 4))
+    if not xs:
+        return None
     finite = [i for i, e in enumerate(xs) if np.isfinite(e)]
     x = [pos[xs[i]] for i in finite]
-    line, = ax.plot(x, median[finite], color=color, marker=marker, ls=ls, ms=size,
-                    mfc="none", label=_WORDS.get(method, method))
-    ax.fill_between(x, low[finite], high[finite], color=line.get_color(), alpha=0.12, lw=0)
+    line, = ax.plot(x, median[finite], clip_on=False, **style)
+    color = line.get_color()
+    if band:
+        ax.fill_between(x, low[finite], high[finite], color=color, alpha=0.15, lw=0)
     for i, e in enumerate(xs):
         if not np.isfinite(e):
-            ax.errorbar([pos[e]], [median[i]], yerr=[[median[i] - low[i]], [high[i] - median[i]]],
-                        color=line.get_color(), marker=marker, ms=size, mfc="none", capsize=3)
+            err = [[median[i] - low[i]], [high[i] - median[i]]] if band else None
+            ax.errorbar([pos[e]], [median[i]], yerr=err, color=color, capsize=3, clip_on=False,
+                        marker=style.get("marker", "o"), ms=style.get("ms", 4), mfc="none",
+                        lw=style.get("lw", 1.2))
+    return float(np.min(low)) if band else float(np.min(median))
+
+
+def _best_peer(sub):
+    means = {m: _mean(sub, f"ari_{m}") for m in PEERS}
+    means = {m: v for m, v in means.items() if not math.isnan(v)}
+    return max(means, key=means.get) if means else None
 
 
 def make_figures(rows, config, out_dir, formats):
+    write_summaries(rows, out_dir)
     plt = pyplot()
-    networks = list(config["networks"])
-    fig, axes = plt.subplots(2, len(networks), figsize=(4.2 * len(networks), 7.5),
+    networks = [n for n in config["networks"] if any(r["network"] == n for r in rows)]
+    ncol = min(_COLUMNS, max(len(networks), 1))
+    nrow = max(1, math.ceil(len(networks) / ncol))
+    fig, axes = plt.subplots(nrow, ncol, figsize=(4.4 * ncol, 3.6 * nrow + 0.8),
                              squeeze=False)
     pos = _position(sorted(set(config["epsilons"])))
     ticks = sorted(pos, key=pos.get)
-    for col, network in enumerate(networks):
+    methods = config["methods"]
+    for ax, network in zip(axes.flat, networks):
         sub = [r for r in rows if r["network"] == network]
-        for row, (methods, title) in enumerate((
-                ([m for m in config["methods"] if m in _GIVEN_K], "K given"),
-                ([m for m in config["methods"] if m.endswith("_auto")], "count chosen"))):
-            ax = axes[row, col]
-            for method in methods:
-                _band(ax, sub, method, pos)
-            ax.set_xticks([pos[e] for e in ticks])
-            ax.set_xticklabels(["∞ (no privacy)" if not np.isfinite(e) else f"{e:g}"
-                                for e in ticks], fontsize=8)
-            ax.set_xlabel("epsilon (edgeFlip)")
-            ax.set_ylabel("adjusted Rand index")
-            ax.set_ylim(-0.55, 1.05)
-            n = sub[0]["n_nodes"] if sub else 0
-            k = sub[0]["k_true"] if sub else 0
-            ax.set_title(f"{network} ({n} nodes, {k} groups): {title}", fontsize=9)
-            if col == 0:
-                ax.legend(fontsize=7, loc="lower right")
-    fig.suptitle(f"{config['replicates']} releases per eps: median (line) and 10-90% "
-                 "quantiles (band)", fontsize=9)
-    fig.tight_layout()
+        best = _best_peer(sub)
+        lows = []
+        for peer in PEERS:
+            if peer in methods and peer != best:
+                lows.append(_curve(ax, sub, peer, pos, band=False, color="0.65", lw=0.8,
+                                   marker=".", ms=3, label="_other peers"))
+        if best is not None:
+            lows.append(_curve(ax, sub, best, pos, color="C3", marker="o", ms=5, mfc="none",
+                               label=f"best peer: {_WORDS.get(best, best)}"))
+        if "default_auto" in methods:
+            lows.append(_curve(ax, sub, "default_auto", pos, band=False, color="k", ls="--",
+                               marker="s", ms=4, mfc="none", label=_WORDS["default_auto"]))
+        if "default" in methods:
+            lows.append(_curve(ax, sub, "default", pos, color="k", marker="*", ms=8,
+                               label=_WORDS["default"]))
+        lows = [v for v in lows if v is not None]
+        # ARI lies in [-0.5, 1]: the axis shows the part of that range the curves use.
+        ax.set_ylim(max(-0.5, math.floor(min([0.0, *lows]) * 10) / 10), 1.0)
+        ax.set_xticks([pos[e] for e in ticks])
+        ax.set_xticklabels(["∞" if not np.isfinite(e) else f"{e:g}" for e in ticks])
+        ax.set_xlabel("epsilon (edgeFlip; ∞: no privacy)", fontsize=8)
+        ax.set_ylabel("adjusted Rand index", fontsize=8)
+        ax.grid(alpha=0.3)
+        n, k = sub[0]["n_nodes"], sub[0]["k_true"]
+        ax.set_title(f"{network} ({n} nodes, K = {k}; {sub[0].get('half', '')})", fontsize=9)
+        ax.legend(fontsize=7, loc="lower right")
+    for ax in axes.flat[len(networks):]:
+        ax.set_visible(False)
+    fig.suptitle(f"{config['replicates']} releases per eps: median (line) and 10-90% quantiles "
+                 "(band); grey: the other peers (medians)", fontsize=10)
+    note_on_figure(fig, notes(config))
+    fig.tight_layout(rect=(0, 0.02, 1, 1))
     return save(fig, out_dir, NAME, formats)

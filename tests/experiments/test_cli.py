@@ -25,9 +25,9 @@ EXPECTED_COLUMNS = {
     "pufferfish": {"setting", "alpha", "epsilon", "length", "n_states", "err_groupdp",
                    "err_gk16", "err_mqmapprox", "err_mqmexact", "time_mqmexact",
                    "time_mqmapprox", "scale_mqmexact"},
-    "realnets": {"network", "epsilon", "ari_tomato", "ari_gmm", "nmi_tomato_auto",
-                 "n_clusters_gmm_auto", "tomato_metric", "tomato_subspace",
-                 "tomato_auto_significant"},
+    "realnets": {"network", "half", "epsilon", "ari_default", "ari_default_auto",
+                 "ari_leiden_k", "ari_sklearn_spectral", "nmi_ase_gmm", "n_clusters_louvain",
+                 "seconds_regularized_laplacian", "default_auto_significant"},
 }
 
 

@@ -67,7 +67,7 @@ def _refused(capsys, code, message):
     ("ergm", {"fit_burn_in": 5000}, "fit_burn_in = 5000 must be below"),
     ("shrinkage", {"seed": -1}, "seed must be an int in [0, 9.22337e+18]"),
     ("mechanisms", {"bandwidth": float("inf")}, "bandwidth must be a real number"),
-    ("realnets", {"networks": []}, "networks must be a list of 1 to 5 values, got 0"),
+    ("realnets", {"networks": []}, "networks must be a list of 1 to"),
     ("rates", {"replicates": 100_000, "sizes": [16000]}, "would take about"),
 ])
 def test_bad_values_are_refused_before_the_first_task(tmp_path, capsys, no_work, name,
