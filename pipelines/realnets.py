@@ -199,10 +199,12 @@ def points(config):
 
 
 def point_seconds(point, config):
-    """Seconds per point: a fixed part (the default's two fits, the peers' bisections) and a
-    part growing with the release's edges (measured on 2 cores, one thread a task)."""
+    """Seconds per point: per release a fixed part (imports, the small fits), a part per
+    release edge (the modularity peers' resolution bisections) and a part per node (the
+    default's embedding and fits); the constants were measured on 2 loaded cores."""
     edges = _release_edges(point["network"], point["epsilon"])
-    return config["replicates"] * (3.0 + 4e-4 * edges), 4.0
+    n, _ = _size(point["network"])
+    return config["replicates"] * (4.0 + 4e-4 * edges + 5e-3 * n), 4.0
 
 
 def peak_memory(config):
@@ -467,10 +469,10 @@ def make_figures(rows, config, out_dir, formats):
             lows.append(_curve(ax, sub, best, pos, color="C3", marker="o", ms=5, mfc="none",
                                label=f"best peer: {_WORDS.get(best, best)}"))
         if "default_auto" in methods:
-            lows.append(_curve(ax, sub, "default_auto", pos, band=False, color="k", ls="--",
+            lows.append(_curve(ax, sub, "default_auto", pos, band=False, color="C0", ls="--",
                                marker="s", ms=4, mfc="none", label=_WORDS["default_auto"]))
         if "default" in methods:
-            lows.append(_curve(ax, sub, "default", pos, color="k", marker="*", ms=8,
+            lows.append(_curve(ax, sub, "default", pos, color="C0", marker="*", ms=8,
                                label=_WORDS["default"]))
         lows = [v for v in lows if v is not None]
         # ARI lies in [-0.5, 1]: the axis shows the part of that range the curves use.
@@ -482,7 +484,7 @@ def make_figures(rows, config, out_dir, formats):
         ax.grid(alpha=0.3)
         n, k = sub[0]["n_nodes"], sub[0]["k_true"]
         ax.set_title(f"{network} ({n} nodes, K = {k}; {sub[0].get('half', '')})", fontsize=9)
-        ax.legend(fontsize=7, loc="lower right")
+        ax.legend(fontsize=7, loc="best")
     for ax in axes.flat[len(networks):]:
         ax.set_visible(False)
     fig.suptitle(f"{config['replicates']} releases per eps: median (line) and 10-90% quantiles "
