@@ -89,6 +89,14 @@ def _all_graphs():
     return stats, bits, deg
 
 
+# The exact-posterior checks of the private samplers run a quarter of their chain in the
+# default run and the whole chain with the slow tests. The tolerances are in Monte Carlo
+# standard errors of the run (4 sd / sqrt(ESS)), so a shorter run fails a correct sampler no
+# more often; a bias it is sure to see is about twice one the full run is sure to see
+# (4 sd / sqrt(ESS) with a quarter of the ESS). Every sampler still needs ESS > 100.
+LENGTH = [pytest.param(4, id="quarter"), pytest.param(1, id="full", marks=pytest.mark.slow)]
+
+
 def _assert_matches(post, exact):
     mean, sd, kurt = exact
     ess = post.ess()
@@ -140,17 +148,19 @@ def test_population_matches_exact_posterior(exact_graph_posterior):
 # Goldberg's plain alternation.
 @pytest.mark.parametrize("theta_proposal, joint_moves", [
     ("auto", True), ("walk", True), ("pseudo", False), ("walk", False)])
-def test_private_laplace_matches_exact_posterior(theta_proposal, joint_moves):
+@pytest.mark.parametrize("divisor", LENGTH)
+def test_private_laplace_matches_exact_posterior(theta_proposal, joint_moves, divisor):
     y = ergm_statistics(X5, TERMS) + np.array([0.7, -1.3])
     scales = np.array([1.0, 1.5])
     stats, counts = enumerate_graphs(N, TERMS)
     log_lik = -np.abs(y - stats) @ (1 / scales)
     exact = _grid_posterior(stats, counts, log_lik, prior_var=4.0)
+    n_iter = 20000 // divisor
     post = bayes_ergm(TERMS, observation=Observation.laplace(y, scales), n_nodes=N,
-                      n_iter=20000, burn_in=2000, aux_steps=300, prior_cov=4.0,
+                      n_iter=n_iter, burn_in=2000, aux_steps=300, prior_cov=4.0,
                       theta_proposal=theta_proposal, joint_moves=joint_moves,
                       random_state=1)
-    assert post.private and post.latent_statistics.shape == (1, 20000, 2)
+    assert post.private and post.latent_statistics.shape == (1, n_iter, 2)
     assert 0.05 < post.latent_acceptance[0] < 0.9
     assert post.settings["theta_proposal"] == ("pseudo" if theta_proposal == "auto"
                                                else theta_proposal)
@@ -160,7 +170,8 @@ def test_private_laplace_matches_exact_posterior(theta_proposal, joint_moves):
     _assert_matches(post, exact)
 
 
-def test_private_flip_matches_exact_posterior():
+@pytest.mark.parametrize("divisor", LENGTH)
+def test_private_flip_matches_exact_posterior(divisor):
     Z = X5.copy()
     Z[0, 3] = Z[3, 0] = 1          # the release: one edge added, one removed by the coins
     Z[1, 2] = Z[2, 1] = 0
@@ -171,7 +182,7 @@ def test_private_flip_matches_exact_posterior():
     log_lik = hamming * math.log(pi) + (len(PAIRS) - hamming) * math.log(1 - pi)
     exact = _grid_posterior(stats, np.ones(len(stats), dtype=np.int64), log_lik, prior_var=4.0)
     # the latent graph and theta move together slowly here: a longer run
-    post = bayes_ergm(TERMS, observation=Observation.flip(Z, pi), n_iter=30000,
+    post = bayes_ergm(TERMS, observation=Observation.flip(Z, pi), n_iter=30000 // divisor,
                       burn_in=3000, aux_steps=300, prior_cov=4.0, random_state=2)
     assert post.observed is None
     _assert_matches(post, exact)
@@ -210,7 +221,8 @@ def _smooth_factor(deg, k, beta):
     return best
 
 
-def test_private_smooth_cauchy_matches_exact_posterior():
+@pytest.mark.parametrize("divisor", LENGTH)
+def test_private_smooth_cauchy_matches_exact_posterior(divisor):
     # Node-level release of the degree-truncated graph: the model lives on max degree <= k.
     # Bounded-degree graphs have maximal configurations a local MH chain leaves slowly (a
     # triangle and an edge cannot grow into a 5-cycle on 5 nodes without losing edges first):
@@ -226,7 +238,7 @@ def test_private_smooth_cauchy_matches_exact_posterior():
     log_lik = -(np.log(scale) + np.log1p(((y - stats) / scale) ** 2)).sum(axis=1)
     exact = _grid_posterior(stats, np.ones(len(stats), dtype=np.int64), log_lik, prior_var=2.0)
     obs = Observation.smooth_cauchy(y, sens, max_degree=k, beta=beta)
-    post = bayes_ergm(TERMS, observation=obs, n_nodes=N, n_iter=12000, burn_in=1500,
+    post = bayes_ergm(TERMS, observation=obs, n_nodes=N, n_iter=12000 // divisor, burn_in=1500,
                       aux_steps=3000, latent_steps=300, prior_cov=2.0, random_state=3)
     assert post.settings["max_degree"] == k
     _assert_matches(post, exact)
