@@ -36,9 +36,21 @@ def f(X, Y, s):
     return hera.bottleneck_distance(X + s, Y, 0.0)
 
 
-@settings(max_examples=120, deadline=None)
+# Each example costs ~0.3 s (a few thousand hera calls): 40 by default, 120 with the slow tests.
+@settings(max_examples=40, deadline=None)
 @given(st.integers(1, 6), st.integers(1, 6), st.integers(0, 2**31), st.booleans())
 def test_exact_matches_brute_force(n1, n2, seed, related):
+    _check_exact_against_brute_force(n1, n2, seed, related)
+
+
+@pytest.mark.slow
+@settings(max_examples=120, deadline=None)
+@given(st.integers(1, 6), st.integers(1, 6), st.integers(0, 2**31), st.booleans())
+def test_exact_matches_brute_force_on_more_examples(n1, n2, seed, related):
+    _check_exact_against_brute_force(n1, n2, seed, related)
+
+
+def _check_exact_against_brute_force(n1, n2, seed, related):
     rng = np.random.default_rng(seed)
     X = random_diagram(rng, n1)
     Y = random_diagram(rng, n2)
