@@ -41,7 +41,10 @@ def _load(name, kwargs):
 
 def test_exports():
     assert sorted(datasets.__all__) == sorted(
-        ["load_polblogs", "load_polbooks", "load_faux_mesa_high", "load_karate", "load_davis"])
+        ["load_polblogs", "load_polbooks", "load_faux_mesa_high", "load_karate", "load_davis",
+         "load_high_school_2013", "load_high_school_2012", "load_primary_school",
+         "load_hospital_ward", "load_workplace_2013", "load_aucs", "load_pubmed",
+         "load_flare"])
     assert tdadp.datasets is datasets
 
 
