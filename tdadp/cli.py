@@ -189,15 +189,15 @@ def _add_analyst_commands(sub):
     clu = sub.add_parser(
         "cluster", help="cluster a release's nodes (embedding + clustering)",
         description="Embed a release (adjusted for its flip rate) and cluster its nodes: by "
-        "default with ToMATo, k-means, a Gaussian mixture, spectral clustering and spherical "
-        "k-means, keeping the partition under which the release is most likely as a "
-        "degree-corrected block model; the number of clusters is tested by bootstrap unless "
-        "--n-clusters is given. Writes node,cluster: one row per node, -1 for nodes isolated "
-        "in the release.")
+        "default with k-means and spherical k-means of the embedding, regularised spectral "
+        "clustering and Leiden, keeping the partition under which the release is most likely "
+        "as a degree-corrected block model; unless --n-clusters is given, the number of "
+        "clusters is the number of the release's eigenvalues above its noise. Writes "
+        "node,cluster: one row per node, -1 for nodes isolated in the release.")
     clu.add_argument("release", metavar="RELEASE.csv", help="a release (with its sidecar)")
     clu.add_argument("--out", required=True, metavar="LABELS.csv")
     clu.add_argument("--n-clusters", type=_integer("--n-clusters"), metavar="K",
-                     help="number of clusters (default: the significant modes)")
+                     help="number of clusters (default: the eigenvalues above the noise)")
     clu.add_argument("--n-components", type=_integer("--n-components"), metavar="D",
                      help="embedding dimension (default: chosen from the eigenvalues)")
     clu.add_argument("--clusterer", choices=("auto",) + EMBEDDING_CLUSTERERS, default="auto",
@@ -447,14 +447,14 @@ def _cluster(args):
     if keep.size < n:
         _say(f"{n - keep.size} node(s) isolated in the release (degree 0): cluster -1, not "
              "clustered")
-    count = ("the bootstrap-tested count" if args.n_clusters is None
+    count = ("the count read off the spectrum" if args.n_clusters is None
              else f"{args.n_clusters} clusters")
     labels = np.full(n, -1, dtype=np.int64)
     if args.clusterer == "auto":
         _embedding_plan(G, args.n_components)
-        _say(f"clustering {keep.size} nodes ({count}): ToMATo, k-means, Gaussian mixture, "
-             "spectral and spherical k-means, keeping the partition under which the release "
-             "is most likely (degree-corrected block model)")
+        _say(f"clustering {keep.size} nodes ({count}): k-means and spherical k-means of the "
+             "embedding, regularised spectral clustering and Leiden, keeping the partition "
+             "under which the release is most likely (degree-corrected block model)")
         model = BlockModelClustering(n_clusters=args.n_clusters,
                                      n_components=args.n_components, random_state=0)
         with warnings.catch_warnings():  # the isolated nodes were reported above
@@ -484,6 +484,15 @@ def _cluster(args):
          + ", ".join(f"{c}: {s}" for c, s in enumerate(sizes.tolist())) + f" -> {out}")
     if args.n_clusters is not None:
         _say("the count was given (--n-clusters), not tested")
+    elif args.clusterer == "auto" and significant:
+        _say(f"the count: {k} eigenvalues of the release stand above its noise; a community "
+             "too weak for the spectrum at this eps is merged into others (if you know the "
+             "number of groups, pass --n-clusters)")
+    elif args.clusterer == "auto":
+        _say("no community stands out: only the leading eigenvalue of the release stands "
+             "above its noise, so every node is in cluster 0. Try --n-clusters K if you know "
+             "the number of groups (the partition is then the most likely of K blocks, "
+             "however weak), or a release at a larger --epsilon")
     elif significant:
         _say("the count is significant: that many modes stand out from the noise "
              "(bootstrap test at level 0.05)")
