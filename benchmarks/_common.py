@@ -131,6 +131,12 @@ TARGETS = {
     "e2e_10k_si": ("end to end n = 10,000 incl. certified shift-invariant distance", "s",
                    "<=", 8.0),
     "make_test": ("clean-clone make test, pytest part (2 workers)", "s", "<=", 360.0),
+    "cluster_fit_300": ("BlockModelClustering(n_clusters=9) warm fit, 327-node release at "
+                        "eps 2 (high school 2013)", "s", "<=", 0.2),
+    "cluster_fit_20k": ("BlockModelClustering(n_clusters=3) warm fit, 19,717-node citation "
+                        "network (pubmed, no privacy)", "s", "<=", 5.0),
+    "cluster_cli_100": ("tdadp cluster on a 100-node release, wall, imports included", "s",
+                        "<=", 1.5),
 }
 
 
