@@ -42,7 +42,8 @@ print("published:", sorted(p.name for p in folder.iterdir()))
 
 # %%
 # Anyone's side: the published release, clustered. The embedding is adjusted for the flip
-# rate the sidecar states; the cluster count is tested by bootstrap.
+# rate the sidecar states; the cluster count is the number of eigenvalues of the release
+# above its noise (see BlockModelClustering).
 R = load_release(folder / "release.csv")
 clusters = BlockModelClustering(random_state=0).fit(R)
 print(f"{clusters.n_clusters_} clusters, significant: {clusters.significant_}, "
