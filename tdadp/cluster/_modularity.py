@@ -26,6 +26,8 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.special import xlogy
 
+from ..graphs import PackedAdjacency
+
 __all__ = ["leiden_partition", "merge_blocks", "MAX_MERGED"]
 
 # Most communities merged down by likelihood (each merge scans every pair, O(c^3)): a Leiden
@@ -36,8 +38,8 @@ _RESOLUTION_STEPS = 12
 
 def _edges(A):
     """Upper-triangle edge list of a graph (dense, sparse or packed)."""
-    if hasattr(A, "to_csr"):
-        A = A.to_csr()
+    if isinstance(A, PackedAdjacency):
+        A = A.tocsr()
     upper = sp.triu(sp.csr_matrix(A), k=1).tocoo()
     return np.column_stack([upper.row, upper.col]).astype(np.int64)
 

@@ -80,3 +80,17 @@ def test_leiden_partition_is_reproducible_and_leaves_igraphs_generator_alone():
     leiden_partition(A, adjusted_adjacency(A), 3, seed=5)
     assert random.random() == expected  # the module's generator was not drawn from
     assert igraph.Graph.Erdos_Renyi(5, 0.5) is not None
+
+
+def test_a_packed_release_is_partitioned_as_its_sparse_copy():
+    from tdadp import PackedAdjacency
+
+    B = np.full((3, 3), 0.05) + np.eye(3) * 0.3
+    A = EdgeFlip(3.0, random_state=4).fit_transform(
+        sample_grdpg(sbm([30, 30, 30], B, random_state=0), random_state=1))
+    packed = EdgeFlip(3.0, random_state=4, output="packed").fit_transform(
+        sample_grdpg(sbm([30, 30, 30], B, random_state=0), random_state=1))
+    assert isinstance(packed, PackedAdjacency)
+    np.testing.assert_array_equal(
+        leiden_partition(packed, adjusted_adjacency(packed), 3, seed=0),
+        leiden_partition(A, adjusted_adjacency(A), 3, seed=0))
