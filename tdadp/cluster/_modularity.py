@@ -36,11 +36,16 @@ MAX_MERGED = 120
 _RESOLUTION_STEPS = 12
 
 
-def _edges(A):
-    """Upper-triangle edge list of a graph (dense, sparse or packed)."""
+def _csr(A):
+    """The graph (dense, sparse or packed) as a float64 CSR matrix."""
     if isinstance(A, PackedAdjacency):
         A = A.tocsr()
-    upper = sp.triu(sp.csr_matrix(A), k=1).tocoo()
+    return sp.csr_matrix(A, dtype=np.float64)
+
+
+def _edges(A):
+    """Upper-triangle edge list of a CSR graph."""
+    upper = sp.triu(A, k=1).tocoo()
     return np.column_stack([upper.row, upper.col]).astype(np.int64)
 
 
@@ -104,7 +109,7 @@ def merge_blocks(M, n_blocks):
     return np.unique(group, return_inverse=True)[1]
 
 
-def _coarsened(labels, operator, n_clusters):
+def _coarsened(labels, A, operator, n_clusters):
     """``labels`` with more than ``n_clusters`` blocks merged down to that many; one block
     when there are more than :data:`MAX_MERGED` (a partition that does not compete)."""
     count = int(labels.max()) + 1
@@ -114,7 +119,11 @@ def _coarsened(labels, operator, n_clusters):
         return np.zeros_like(labels)
     Z = sp.csr_matrix((np.ones(labels.size), (np.arange(labels.size), labels)),
                       shape=(labels.size, count))
-    M = np.asarray(Z.T @ operator.matmat(Z.toarray()))
+    # The adjusted block counts from the CSR copy's sparse product: the operator's own
+    # product with c columns would pass over a packed graph c/4 times.
+    sizes = np.bincount(labels, minlength=count).astype(np.float64)
+    M = np.asarray((Z.T @ A @ Z).toarray())
+    M = operator.scale * (M - operator.shift * (np.outer(sizes, sizes) - np.diag(sizes)))
     return merge_blocks(M, n_clusters)[labels]
 
 
@@ -150,10 +159,12 @@ def leiden_partition(A, operator, n_clusters, seed, *, tune="merge"):
        well-connected communities", Scientific Reports 9, 5233, 2019.
     """
     igraph = importlib.import_module("igraph")
+    A = _csr(A)
     graph = igraph.Graph(n=A.shape[0], edges=_edges(A))
     seed = 0 if seed is None else int(seed) % (2**31 - 1)
     if tune == "resolution":
-        return _coarsened(_resolution_search(graph, n_clusters, seed), operator, n_clusters)
+        return _coarsened(_resolution_search(graph, n_clusters, seed), A, operator,
+                          n_clusters)
     # Modularity is the Potts model at resolution 1; doubling (halving) it gives Leiden more
     # (fewer) communities, until it finds enough to merge and not too many.
     resolution, step = 1.0, None
@@ -172,7 +183,7 @@ def leiden_partition(A, operator, n_clusters, seed, *, tune="merge"):
         # Doubling jumped past the communities wanted (a complete graph: from one community
         # to every node alone): the resolution between.
         labels = _resolution_search(graph, n_clusters, seed)
-    return _coarsened(labels, operator, n_clusters)
+    return _coarsened(labels, A, operator, n_clusters)
 
 
 def _resolution_search(graph, n_clusters, seed):

@@ -94,3 +94,17 @@ def test_a_packed_release_is_partitioned_as_its_sparse_copy():
     np.testing.assert_array_equal(
         leiden_partition(packed, adjusted_adjacency(packed), 3, seed=0),
         leiden_partition(A, adjusted_adjacency(A), 3, seed=0))
+
+
+def test_block_counts_of_the_merges_are_the_operators():
+    # The merges read the adjusted block counts from the CSR copy: the same as the operator's.
+    from tdadp.cluster._modularity import _coarsened, _csr
+
+    B = np.full((3, 3), 0.1) + np.eye(3) * 0.2
+    release = EdgeFlip(1.5, random_state=2).fit_transform(
+        sample_grdpg(sbm([20, 25, 30], B, random_state=0), random_state=1))
+    op = adjusted_adjacency(release)
+    labels = np.random.default_rng(0).integers(0, 9, 75)
+    Z = np.eye(9)[labels]
+    expected = merge_blocks(Z.T @ op.matmat(Z), 4)[labels]
+    np.testing.assert_array_equal(_coarsened(labels, _csr(release), op, 4), expected)
