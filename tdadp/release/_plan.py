@@ -21,6 +21,7 @@ What a private quantity would have decided before, and what decides now:
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -29,7 +30,7 @@ import scipy.sparse as sp
 
 from ..graphs._dyads import gap_parameters, n_dyads
 from ..graphs._packed import PackedAdjacency, n_words
-from ..utils._memory import memory_limits
+from ..utils._memory import memory_limits, recheck_available
 
 __all__ = ["ReleasePlan", "plan_releases", "check_edge_bound", "input_kind",
            "SPARSE_BYTES_PER_EDGE"]
@@ -54,6 +55,10 @@ def input_kind(A):
     return "sparse" if sp.issparse(A) else "dense"
 
 
+# Cached: gap_parameters finds an exact rational scale (Fractions), which cost as much as
+# the rest of a small graph's plan; a process plans again and again for the same few
+# (n, rate) (an audit: thousands of releases of one graph).
+@functools.lru_cache(maxsize=256)
 def _flips_bound(n, rate):
     """A bound on the number of flipped dyads that is exceeded with negligible probability
     (the mean plus eight standard deviations)."""
@@ -153,7 +158,29 @@ def plan_releases(graphs, rate, output, max_edges=None, *, mechanism="the releas
         When a release would not fit in memory, saying how much it needs and how to fit it;
         the message depends on the public quantities alone.
     """
-    limits = memory_limits() if limits is None else limits
+    graphs = list(graphs)
+    args = (graphs, rate, output, max_edges, mechanism, pandas)
+    if limits is not None:
+        return _plan_all(*args, limits)
+    limits = memory_limits()
+    try:
+        return _plan_all(*args, limits)
+    except ValueError:
+        # A refusal that MemAvailable alone decides is checked again after a short wait (a
+        # momentary low, see recheck_available); any other refusal is raised again at once.
+        limits = recheck_available(limits, lambda lim: _fits_all(*args, lim))
+    return _plan_all(*args, limits)
+
+
+def _fits_all(*args):
+    try:
+        _plan_all(*args)
+    except ValueError:
+        return False
+    return True
+
+
+def _plan_all(graphs, rate, output, max_edges, mechanism, pandas, limits):
     binding = min(limits, key=limits.get)
     left = float(limits[binding])
     plans = []

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 
 try:  # Unix only; elsewhere no rlimit applies
     import resource
@@ -24,6 +25,10 @@ __all__ = [
 
 # A limit at or above this many bytes is "unlimited" (cgroup v1 writes 2**63 - 4096 for none).
 _UNLIMITED = 1 << 62
+_AVAILABLE = "the system's available memory, MemAvailable"
+# Seconds to wait before each new reading of MemAvailable when it alone would refuse (see
+# recheck_available).
+_RECHECK_DELAYS = (0.05, 0.25, 0.5)
 
 
 def physical_memory():
@@ -35,11 +40,24 @@ def physical_memory():
 
 
 def _read(path):
+    # os.open/os.read rather than open(): these files are read on every release (the plan
+    # of each transform), and a text-mode file object costs more than the read itself.
     try:
-        with open(path, encoding="ascii", errors="replace") as fh:
-            return fh.read()
+        fd = os.open(path, os.O_RDONLY)
     except OSError:  # absent (another OS, no such controller) or unreadable: no limit known
         return None
+    try:
+        chunks = []
+        while True:  # one read for the small files; mountinfo may need a few
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return b"".join(chunks).decode("ascii", errors="replace")
 
 
 def _status_bytes(status, key):
@@ -93,18 +111,27 @@ def _cgroup_paths(cgroup):
     return out
 
 
-def _cgroup_limits(proc):
-    """{description: bytes} left under each cgroup memory limit of this process.
+# The cgroup directories whose limits apply to this process, per (proc root, pid, text of
+# /proc/self/cgroup): finding them takes /proc/self/mountinfo (the costliest read, growing
+# with the mount table) and a walk up the hierarchy, and neither changes while the process
+# stays in its cgroup. The limit and usage files themselves are read on every call: a
+# limit can be changed from outside at any time and the usage changes constantly.
+# - the pid: a forked child has a cgroup of its own to look up (the same one until moved,
+#   but a child that is moved must not use its parent's entry);
+# - the text of /proc/self/cgroup (read every call; it is cheap): a process moved to
+#   another cgroup (cgexec, a job scheduler writing to cgroup.procs) gets its new limits;
+# - the proc root: tests point it at fake trees.
+# A cgroup hierarchy mounted or unmounted while the process runs is not seen until it
+# moves; containers mount theirs before the process starts.
+_LEVELS = {}
+_FILES = {2: ("memory.max", "memory.current"),
+          1: ("memory.limit_in_bytes", "memory.usage_in_bytes")}
 
-    The limit of every ancestor applies too (a child cgroup without a limit of its own still
-    lives inside its parent's), so each level from the process's cgroup up to the mount
-    point counts: its limit minus what its members already use.
-    """
-    paths = _cgroup_paths(_read(os.path.join(proc, "self", "cgroup")))
+
+def _cgroup_levels(proc, paths):
+    """[(version, directory)] of every cgroup level whose limit applies, innermost first."""
     mounts = _cgroup_mounts(_read(os.path.join(proc, "self", "mountinfo")))
-    files = {2: ("memory.max", "memory.current"),
-             1: ("memory.limit_in_bytes", "memory.usage_in_bytes")}
-    out = {}
+    out = []
     for version, root, point in mounts:
         if version not in paths:
             continue
@@ -117,15 +144,37 @@ def _cgroup_limits(proc):
             start = point
         level = start
         while True:
-            limit_file, usage_file = files[version]
-            limit = _number(_read(os.path.join(level, limit_file)))
-            if limit is not None and limit < _UNLIMITED:
-                used = _number(_read(os.path.join(level, usage_file))) or 0
-                out[f"the cgroup limit {limit_file} = {limit / 1e9:.3g} GB of {level}, "
-                    f"{used / 1e9:.3g} GB of it in use"] = max(0, limit - used)
+            out.append((version, level))
             if os.path.normpath(level) == os.path.normpath(point) or level == "/":
                 break
             level = os.path.dirname(level)
+    return out
+
+
+def _cgroup_limits(proc):
+    """{description: bytes} left under each cgroup memory limit of this process.
+
+    The limit of every ancestor applies too (a child cgroup without a limit of its own still
+    lives inside its parent's), so each level from the process's cgroup up to the mount
+    point counts: its limit minus what its members already use.
+    """
+    cgroup = _read(os.path.join(proc, "self", "cgroup"))
+    key = (proc, os.getpid(), cgroup)
+    levels = _LEVELS.get(key)
+    if levels is None:
+        # Entries of other pids or cgroups are stale, those of other roots a test's: a few
+        # are kept, never an unbounded number.
+        if len(_LEVELS) >= 8:
+            _LEVELS.clear()
+        levels = _LEVELS[key] = _cgroup_levels(proc, _cgroup_paths(cgroup))
+    out = {}
+    for version, level in levels:
+        limit_file, usage_file = _FILES[version]
+        limit = _number(_read(os.path.join(level, limit_file)))
+        if limit is not None and limit < _UNLIMITED:
+            used = _number(_read(os.path.join(level, usage_file))) or 0
+            out[f"the cgroup limit {limit_file} = {limit / 1e9:.3g} GB of {level}, "
+                f"{used / 1e9:.3g} GB of it in use"] = max(0, limit - used)
     return out
 
 
@@ -166,7 +215,7 @@ def memory_limits(*, proc="/proc", getrlimit=None):
     True
     """
     out = {}
-    status = _read(os.path.join(proc, "self", "status"))
+    status = None  # read only when an rlimit applies (usually none does)
     if getrlimit is None and resource is not None:
         getrlimit = resource.getrlimit
     if getrlimit is not None and resource is not None:
@@ -175,17 +224,62 @@ def memory_limits(*, proc="/proc", getrlimit=None):
             soft = getrlimit(getattr(resource, name))[0]
             if soft == resource.RLIM_INFINITY or soft < 0 or soft >= _UNLIMITED:
                 continue
+            if status is None:
+                status = _read(os.path.join(proc, "self", "status")) or ""
             # Without /proc the usage is unknown: the whole limit is counted as left.
             used = _status_bytes(status, key) or 0
             out[f"the {what} limit {name} = {soft / 1e9:.3g} GB, {used / 1e9:.3g} GB of "
                 "it in use"] = max(0, soft - used)
     out.update(_cgroup_limits(proc))
-    available = _status_bytes(_read(os.path.join(proc, "meminfo")), "MemAvailable")
+    available = _mem_available(proc)
     if available is not None:
-        out["the system's available memory, MemAvailable"] = available
+        out[_AVAILABLE] = available
     else:
         out["the physical memory"] = physical_memory()
     return out
+
+
+def _mem_available(proc):
+    return _status_bytes(_read(os.path.join(proc, "meminfo")), "MemAvailable")
+
+
+def recheck_available(limits, fits, *, proc="/proc"):
+    """``limits`` with MemAvailable read again, when it alone refuses work that would fit.
+
+    MemAvailable is the kernel's estimate of what can be had without swapping, at one
+    instant: when other processes' memory peaks it drops, down to 0 (the kernel clamps it
+    there), and a moment later it is back. The reading is not wrong (one read of
+    /proc/meminfo is one snapshot), but a refusal it decides alone may be undone by waiting
+    a little. So when the binding limit is MemAvailable and ``fits(limits)`` would hold
+    with the physical memory in its place (every other limit still applying), it is read
+    again a few times over about 0.8 s, and the first reading under which the work fits is
+    returned (else the last one, for the refusal's message). Work beyond the physical
+    memory, an rlimit or a cgroup limit is refused at once, as before; work beyond what
+    is available is still refused when it stays so.
+
+    Parameters
+    ----------
+    limits : dict
+        :func:`memory_limits`.
+    fits : callable
+        ``fits(limits) -> bool``: whether the work fits under these limits.
+    proc : str, default="/proc"
+        See :func:`memory_limits`.
+    """
+    if fits(limits) or min(limits, key=limits.get) != _AVAILABLE:
+        return limits
+    others = {k: v for k, v in limits.items() if k != _AVAILABLE}
+    if not fits({**others, "the physical memory": physical_memory()}):
+        return limits
+    for delay in _RECHECK_DELAYS:
+        time.sleep(delay)
+        available = _mem_available(proc)
+        if available is None:
+            break
+        limits = {**others, _AVAILABLE: available}
+        if fits(limits):
+            break
+    return limits
 
 
 def available_memory(*, proc="/proc", getrlimit=None):
@@ -212,11 +306,12 @@ def check_memory(nbytes, what, hint="", *, fraction=0.5, proc="/proc", getrlimit
     """Refuse work that would need more than ``fraction`` of the memory left to this process.
 
     The memory left is the smallest of :func:`memory_limits` (rlimits, cgroup limits,
-    available memory). Beyond it numpy raises a MemoryError at best; at worst the allocation
-    succeeds (overcommit) and the kernel kills the interpreter when the pages are touched, or
-    a native library aborts it. The default ``fraction`` leaves room for temporaries when
-    ``nbytes`` counts the main arrays only; a conservative estimate of the whole peak may
-    pass ``fraction=1``.
+    available memory); when MemAvailable alone refuses, it is read again over a moment
+    first (:func:`recheck_available`). Beyond it numpy raises a MemoryError at best; at
+    worst the allocation succeeds (overcommit) and the kernel kills the interpreter when the
+    pages are touched, or a native library aborts it. The default ``fraction`` leaves room
+    for temporaries when ``nbytes`` counts the main arrays only; a conservative estimate of
+    the whole peak may pass ``fraction=1``.
 
     Parameters
     ----------
@@ -236,7 +331,9 @@ def check_memory(nbytes, what, hint="", *, fraction=0.5, proc="/proc", getrlimit
     ValueError
         One line: how much is needed, how much is available and which limit binds.
     """
-    limits = memory_limits(proc=proc, getrlimit=getrlimit)
+    limits = recheck_available(memory_limits(proc=proc, getrlimit=getrlimit),
+                               lambda limits: nbytes <= fraction * min(limits.values()),
+                               proc=proc)
     binding = min(limits, key=limits.get)
     left = limits[binding]
     if nbytes > fraction * left:

@@ -182,3 +182,99 @@ def test_the_address_space_rlimit_binds_in_a_limited_process():
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "a job would need about 3.22 GB, more than the" in proc.stdout
     assert "bound by the address-space limit RLIMIT_AS = 3.22 GB" in proc.stdout
+
+
+def _count_reads(monkeypatch):
+    """The paths memory_limits reads, in order (through its one reader, _read)."""
+    from tdadp.utils import _memory
+
+    seen = []
+    read = _memory._read
+
+    def counting(path):
+        seen.append(os.path.basename(path))
+        return read(path)
+
+    monkeypatch.setattr(_memory, "_read", counting)
+    return seen
+
+
+def test_cgroup_paths_are_found_once_and_the_limits_read_every_time(tmp_path, monkeypatch):
+    # The plan of every release reads the limits: the mount table is parsed once per process
+    # and cgroup, the limit and usage files (which change) on every call.
+    cg = tmp_path / "cg"
+    _write(cg / "job" / "memory.max", str(4 * GB))
+    _write(cg / "job" / "memory.current", str(GB))
+    proc = fake_proc(tmp_path, cgroup="0::/job\n", mounts=[("cgroup2", "rw", "/", str(cg))])
+    seen = _count_reads(monkeypatch)
+    assert available_memory(proc=proc, getrlimit=_no_rlimit) == 3 * GB
+    assert seen.count("mountinfo") == 1
+    seen.clear()
+    _write(cg / "job" / "memory.max", str(2 * GB))  # the limit lowered from outside
+    _write(cg / "job" / "memory.current", str(GB // 2))
+    assert available_memory(proc=proc, getrlimit=_no_rlimit) == int(1.5 * GB)
+    assert "mountinfo" not in seen and "status" not in seen  # no rlimit: no VmSize needed
+    # the job's limit and its parent's (the mount point's, none), the job's usage
+    assert seen.count("memory.max") == 2 and seen.count("memory.current") == 1
+    # Moved to another cgroup: its limits, found again.
+    _write(cg / "other" / "memory.max", str(GB))
+    _write(cg / "other" / "memory.current", "0")
+    _write(tmp_path / "proc" / "self" / "cgroup", "0::/other\n")
+    seen.clear()
+    assert available_memory(proc=proc, getrlimit=_no_rlimit) == GB
+    assert seen.count("mountinfo") == 1
+
+
+def test_a_forked_child_finds_its_cgroup_again(tmp_path, monkeypatch):
+    from tdadp.utils import _memory
+
+    cg = tmp_path / "cg"
+    _write(cg / "memory.max", str(GB))
+    _write(cg / "memory.current", "0")
+    proc = fake_proc(tmp_path, cgroup="0::/\n", mounts=[("cgroup2", "rw", "/", str(cg))])
+    assert available_memory(proc=proc, getrlimit=_no_rlimit) == GB
+    seen = _count_reads(monkeypatch)
+    monkeypatch.setattr(_memory.os, "getpid", lambda: -12345)  # what a child sees
+    assert available_memory(proc=proc, getrlimit=_no_rlimit) == GB
+    assert seen.count("mountinfo") == 1
+
+
+def test_a_momentary_low_of_memavailable_is_read_again(tmp_path, monkeypatch):
+    # MemAvailable drops to 0 while other processes peak (the kernel clamps it there): a
+    # refusal it alone decides waits for another reading; one beyond the machine does not.
+    from tdadp.utils import _memory
+
+    proc = fake_proc(tmp_path, meminfo_kb=0)
+    readings = iter([0, 8_000_000])
+    monkeypatch.setattr(_memory, "_mem_available", lambda proc: next(readings) * 1024)
+    slept = []
+    monkeypatch.setattr(_memory.time, "sleep", slept.append)
+    check_memory(GB, "a job", proc=proc, getrlimit=_no_rlimit)
+    assert len(slept) == 1  # the second reading let it through
+
+    monkeypatch.setattr(_memory, "_mem_available", lambda proc: 0)
+    slept.clear()
+    with pytest.raises(ValueError, match=r"more than half of the 0 GB .*MemAvailable\)"):
+        check_memory(GB, "a job", proc=proc, getrlimit=_no_rlimit)
+    assert len(slept) == len(_memory._RECHECK_DELAYS)
+    slept.clear()
+    with pytest.raises(ValueError, match="MemAvailable"):
+        check_memory(2.0 * _memory.physical_memory(), "a job", fraction=1.0, proc=proc,
+                     getrlimit=_no_rlimit)
+    assert slept == []  # more than the machine has: refused at once
+
+
+def test_a_cgroup_refusal_is_not_delayed(tmp_path, monkeypatch):
+    from tdadp.utils import _memory
+
+    cg = tmp_path / "cg"
+    _write(cg / "memory.max", str(GB))
+    _write(cg / "memory.current", "0")
+    proc = fake_proc(tmp_path, cgroup="0::/\n", mounts=[("cgroup2", "rw", "/", str(cg))],
+                     meminfo_kb=100)
+    slept = []
+    monkeypatch.setattr(_memory.time, "sleep", slept.append)
+    # MemAvailable binds, but the work does not fit the cgroup either: no second reading.
+    with pytest.raises(ValueError, match="MemAvailable"):
+        check_memory(2 * GB, "a job", fraction=1.0, proc=proc, getrlimit=_no_rlimit)
+    assert slept == []
