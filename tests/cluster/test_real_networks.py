@@ -22,7 +22,9 @@ def _network(name):
 
 # Issue 39's rule on the networks tdadp ships, against the tools analysts run instead (the
 # realnets experiment's peers) on the same releases: at eps 2, 4, 8 and inf, 10 releases.
-SHIPPED = ("polblogs", "polbooks", "faux_mesa_high", "karate", "davis")
+# polblogs too in the experiment: its peers take minutes a release (Leiden tuned to K, 12
+# leidenalg runs on 0.2 million edges at eps 2), too long for a test.
+SHIPPED = ("polbooks", "faux_mesa_high", "karate", "davis")
 EPSILONS = (2.0, 4.0, 8.0, np.inf)
 
 
@@ -62,7 +64,7 @@ def test_the_default_has_the_highest_mean_ari_over_the_shipped_networks():
 @pytest.mark.xfail(strict=True, reason=(
     "issue 39 is open: in the realnets run the default is more than 0.05 ARI below the best "
     "peer on 4 of the 16 pairs of the four smaller shipped networks (Davis, karate and "
-    "polbooks at eps 2, Faux Mesa High without privacy); 90% of 20 allows 2"))
+    "polbooks at eps 2, Faux Mesa High without privacy); 90% of 16 allows 1"))
 def test_the_default_is_within_005_of_the_best_peer_on_90_percent_of_pairs():
     table = _shipped_table()
     behind = {pair: row for pair, row in table.items()
