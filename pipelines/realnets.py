@@ -468,7 +468,7 @@ def make_figures(rows, config, out_dir, formats):
     networks = [n for n in config["networks"] if any(r["network"] == n for r in rows)]
     ncol = min(_COLUMNS, max(len(networks), 1))
     nrow = max(1, math.ceil(len(networks) / ncol))
-    fig, axes = plt.subplots(nrow, ncol, figsize=(4.4 * ncol, 3.6 * nrow + 0.8),
+    fig, axes = plt.subplots(nrow, ncol, figsize=(4.4 * ncol, 3.9 * nrow + 0.8),
                              squeeze=False)
     pos = _position(sorted(set(config["epsilons"])))
     ticks = sorted(pos, key=pos.get)
@@ -503,8 +503,17 @@ def make_figures(rows, config, out_dir, formats):
         ax.legend(fontsize=7, loc="best")
     for ax in axes.flat[len(networks):]:
         ax.set_visible(False)
-    fig.suptitle(f"{config['replicates']} releases per eps: median (line) and 10-90% quantiles "
-                 "(band); grey: the other peers (medians)", fontsize=10)
+    counts = [sum(1 for r in rows if (r["network"], r["epsilon"]) == pair)
+              for pair in {(r["network"], r["epsilon"]) for r in rows}]
+    releases = (f"{min(counts)}" if min(counts) == max(counts)
+                else f"{min(counts)} to {max(counts)}")
+    fig.suptitle(f"{releases} releases per (network, eps): median (line) and 10-90% quantiles "
+                 "(band); grey: the other peers (medians)", fontsize=10,
+                 y=1 - 0.2 / fig.get_figheight())
     note_on_figure(fig, notes(config))
-    fig.tight_layout(rect=(0, 0.02, 1, 1))
+    # Margins in inches, not tight_layout: the full-width note below made it push the rows
+    # together until titles and axis labels overlapped.
+    height = fig.get_figheight()
+    fig.subplots_adjust(left=0.05, right=0.98, top=1 - 0.8 / height, bottom=0.75 / height,
+                        hspace=0.45, wspace=0.25)
     return save(fig, out_dir, NAME, formats)
