@@ -111,7 +111,7 @@ def merge_blocks(M, n_blocks):
 
 def _coarsened(labels, A, operator, n_clusters):
     """``labels`` with more than ``n_clusters`` blocks merged down to that many; one block
-    when there are more than :data:`MAX_MERGED` (a partition that does not compete)."""
+    when there are more than ``MAX_MERGED`` (120) (a partition that does not compete)."""
     count = int(labels.max()) + 1
     if count <= n_clusters:
         return labels
@@ -140,7 +140,7 @@ def leiden_partition(A, operator, n_clusters, seed, *, tune="merge"):
     seed : int or None
     tune : {"merge", "resolution"}, default="merge"
         ``"merge"``: the modularity partition (resolution 1; doubled while it has fewer
-        than ``n_clusters`` communities, halved while it has more than :data:`MAX_MERGED`),
+        than ``n_clusters`` communities, halved while it has more than ``MAX_MERGED`` (120)),
         its communities merged by likelihood. ``"resolution"``: the resolution bisected (on
         a log scale, at most 12 runs) to the partition with ``n_clusters`` communities, as
         analysts tune Louvain and Leiden to a known count; when no run hits it, the closest
@@ -150,7 +150,7 @@ def leiden_partition(A, operator, n_clusters, seed, *, tune="merge"):
     -------
     ndarray of int of shape (n,)
         Blocks 0 .. c-1, c = ``n_clusters`` unless Leiden finds fewer at every resolution
-        tried (then the most it found), or only more than :data:`MAX_MERGED` communities
+        tried (then the most it found), or only more than ``MAX_MERGED`` (120) communities
         above ``n_clusters`` (then one block).
 
     References

@@ -307,7 +307,7 @@ def check_memory(nbytes, what, hint="", *, fraction=0.5, proc="/proc", getrlimit
 
     The memory left is the smallest of :func:`memory_limits` (rlimits, cgroup limits,
     available memory); when MemAvailable alone refuses, it is read again over a moment
-    first (:func:`recheck_available`). Beyond it numpy raises a MemoryError at best; at
+    first (``recheck_available``). Beyond it numpy raises a MemoryError at best; at
     worst the allocation succeeds (overcommit) and the kernel kills the interpreter when the
     pages are touched, or a native library aborts it. The default ``fraction`` leaves room
     for temporaries when ``nbytes`` counts the main arrays only; a conservative estimate of
