@@ -20,7 +20,7 @@ peer                        what an analyst would run
 :func:`ase_gmm`             the same embedding, a Gaussian mixture
 =========================== ============================================================
 
-python-igraph and leidenalg are the extra ``tdadp[peers]``; they are imported when a peer
+leidenalg is the extra ``tdadp[peers]`` (python-igraph a dependency); both are imported when a peer
 that needs them runs, so that the experiment list loads without them.
 """
 
