@@ -40,3 +40,27 @@ def test_isolated_nodes_get_zero_rows_and_bipartite_structure_is_kept():
     np.testing.assert_array_equal(X[10:], 0.0)
     # The two sides of the bipartite graph: the eigenvalue -1 direction separates them.
     assert np.all(X[:5] @ X[5:10].T < 0.5)
+
+
+def test_a_large_sparse_graph_takes_arpack_with_the_block_krylov_answer(monkeypatch):
+    import tdadp.cluster._laplacian as lap
+    from tdadp.embed._eigen import top_eigenpairs
+
+    B = np.full((3, 3), 0.002) + np.eye(3) * 0.02
+    A = sp.csr_matrix(sample_grdpg(sbm([500, 500, 500], B, random_state=0), random_state=1))
+    X = regularized_laplacian_embedding(A, 3)
+    # the block Krylov solver on the same operator, as for a dense or packed graph
+    base = lap.ShiftedAdjacency(A)
+    deg = base.row_sums()
+    d = 1.0 / np.sqrt(deg + deg.mean())
+    _, V = top_eigenpairs(lap._NormalizedAdjacency(base, d), 3, solver="krylov")
+    V = V / np.linalg.norm(V, axis=1, keepdims=True)
+    np.testing.assert_allclose(X @ X.T, V @ V.T, atol=1e-5)
+
+    # ARPACK that does not converge within its bound: the block Krylov solver answers.
+    def refuse(*args, **kwargs):
+        raise lap.ArpackNoConvergence("no", np.empty(0), np.empty((0, 0)))
+
+    monkeypatch.setattr(lap, "eigsh", refuse)
+    Y = regularized_laplacian_embedding(A, 3)
+    np.testing.assert_allclose(Y @ Y.T, X @ X.T, atol=1e-5)
