@@ -71,7 +71,7 @@ default="auto"
         Embedding dimension; None chooses it from the scree plot of the release (Zhu and
         Ghodsi's profile likelihood, as :class:`AdjacencySpectralEmbedding` does).
     n_clusters : int >= 1 or None, default=None
-        Number of clusters; None lets ``"auto"`` (ToMATo's tested count), ToMATo or the
+        Number of clusters; None lets ``"auto"`` (the spectrum's count), ToMATo or the
         Gaussian mixture choose it (the others need it).
     random_state : None, int, numpy Generator, SeedSequence or "secure"
         Seeds edgeFlip (and the clusterer, when an int); "secure" for a real release.
@@ -170,15 +170,17 @@ class PrivateClustering(TableOutputMixin, ParamsMixin, ClusterMixin, BaseEstimat
         Privacy budget of the release (edgeFlip's ``epsilon``); inf releases the graph
         unchanged (no privacy: for comparisons only).
     n_clusters : int >= 1 or None, default=None
-        Number of clusters; None lets ``"auto"`` or ToMATo (bootstrap-tested count) or the
-        Gaussian mixture (BIC) choose it; the other clusterers need it.
+        Number of clusters; None lets ``"auto"`` (the eigenvalues of the release above its
+        noise), ToMATo (bootstrap-tested count) or the Gaussian mixture (BIC) choose it; the
+        other clusterers need it.
     clusterer : {"auto", "tomato", "kmeans", "gmm", "spectral", "spherical", "score"}, \
 default="auto"
         As in :func:`make_private_clustering`: ``"auto"`` keeps, of several clusterers, the
         partition under which the release is most likely
         (:class:`~tdadp.cluster.BlockModelClustering`).
     n_components : int >= 1 or None, default=None
-        Embedding dimension; None chooses it from the scree plot of the release.
+        Embedding dimension; None chooses it from the scree plot of the release (with
+        ``"auto"``: K, the number of clusters).
     random_state : None, int, numpy Generator, SeedSequence or "secure", default=None
         Seeds the release (and the clusterer, when an int); "secure" for a real release.
     accountant : BudgetAccountant or None, default=None
