@@ -26,42 +26,17 @@ docstring, and in ``tdadp/datasets/data/HELDOUT.md`` with the source files' sha2
 
 from __future__ import annotations
 
-import csv
-import gzip
-import io
-from importlib import resources
+from ._loaders import load_network_files
 
 __all__ = ["load_high_school_2013", "load_high_school_2012", "load_primary_school",
            "load_hospital_ward", "load_workplace_2013", "load_aucs", "load_pubmed",
            "load_flare"]
 
 
-def _rows(filename):
-    """Header and rows of one gzipped CSV file of ``tdadp/datasets/data``."""
-    with resources.files(__package__).joinpath("data", filename).open("rb") as raw:
-        text = io.TextIOWrapper(gzip.GzipFile(fileobj=raw), encoding="utf-8", newline="")
-        rows = list(csv.reader(text))
-    return rows[0], rows[1:]
-
-
 def _heldout(name, loader, title, node=str):
-    """The graph of ``<name>_nodes.csv.gz`` and ``<name>_edges.csv.gz``: every node column is
-    a string attribute; ``node`` converts a node's name."""
-    try:
-        import networkx as nx
-    except ImportError as exc:
-        raise ImportError(
-            f"{loader} needs networkx: pip install tdadp[networkx] (or pip install networkx)."
-        ) from exc
-    header, nodes = _rows(f"{name}_nodes.csv.gz")
-    G = nx.Graph(name=title)
-    for row in nodes:
-        G.add_node(node(row[0]), **dict(zip(header[1:], row[1:])))
-    _, edges = _rows(f"{name}_edges.csv.gz")
-    G.add_edges_from((node(u), node(v)) for u, v in edges if u != v)
-    if G.number_of_nodes() != len(nodes):  # pragma: no cover - the shipped files agree
-        raise ValueError(f"{name}: edges name nodes missing from the node list")
-    return G
+    """The graph of ``<name>_nodes.csv.gz`` and ``<name>_edges.csv.gz`` (every node column a
+    string attribute), read as the shipped networks are."""
+    return load_network_files(name, loader, title, node=node)
 
 
 def load_high_school_2013():

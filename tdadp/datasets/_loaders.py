@@ -39,7 +39,7 @@ def _read_csv(filename):
         return header, list(reader)
 
 
-def _load(name, loader, title, *, node=str, columns=None):
+def load_network_files(name, loader, title, *, node=str, columns=None):
     """The undirected simple graph of a shipped network, with its node attributes.
 
     ``node`` converts a node name; ``columns`` maps a node column to the converter of its
@@ -111,7 +111,7 @@ def load_polblogs(largest_component=False):
     [0, 1]
     """
     check_param(largest_component, ["boolean"], "largest_component", "load_polblogs")
-    G = _load("polblogs", "load_polblogs", "Political blogs (Adamic and Glance, 2005)",
+    G = load_network_files("polblogs", "load_polblogs", "Political blogs (Adamic and Glance, 2005)",
               columns={"label": int})
     if largest_component:
         nx = _networkx("load_polblogs")
@@ -150,7 +150,7 @@ def load_polbooks():
     >>> G.nodes["1000 Years for Revenge"]
     {'label': 'n'}
     """
-    return _load("polbooks", "load_polbooks",
+    return load_network_files("polbooks", "load_polbooks",
                  "Books about US politics (Krebs; Newman)")
 
 
@@ -190,7 +190,7 @@ def load_faux_mesa_high():
     >>> G.nodes[1]
     {'Grade': 7, 'Race': 'Hisp', 'Sex': 'F'}
     """
-    return _load("faux_mesa_high", "load_faux_mesa_high", "Faux Mesa High (statnet)",
+    return load_network_files("faux_mesa_high", "load_faux_mesa_high", "Faux Mesa High (statnet)",
                  node=int, columns={"Grade": int})
 
 
