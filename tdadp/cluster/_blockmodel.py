@@ -38,7 +38,6 @@ from scipy.special import xlogy
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.cluster import KMeans
 
-from ..embed._eigen import ShiftedAdjacency
 from ..embed._embedding import AdjacencySpectralEmbedding, adjusted_adjacency
 from ..graphs import PackedAdjacency, graph_guarantee
 from ..io import one_graph
@@ -453,10 +452,10 @@ class BlockModelClustering(ParamsMixin, ClusterMixin, BaseEstimator):
                         rows = regularized_laplacian_embedding(sub, K, random_state=0)
                         fitted = KMeans(K, n_init=_N_INIT, random_state=seed).fit(rows)
                     elif name in ("leiden", "leiden_k"):
-                        sub_operator = ShiftedAdjacency(sub, shift=operator.shift,
-                                                        scale=operator.scale)
+                        # The merges read only the flip adjustment (shift, scale) off
+                        # the operator: the whole graph's, no copy of the sub-graph.
                         fitted = _Partition(leiden_partition(
-                            sub, sub_operator, K, seed,
+                            sub, operator, K, seed,
                             tune="merge" if name == "leiden" else "resolution"))
                     else:
                         params = {"n_init": _N_INIT} if name == "kmeans" else None

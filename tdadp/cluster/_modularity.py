@@ -135,7 +135,9 @@ def leiden_partition(A, operator, n_clusters, seed, *, tune="merge"):
     A : ndarray, scipy sparse matrix or PackedAdjacency of shape (n, n)
         The graph (a release, as it is).
     operator : ShiftedAdjacency
-        The privacy-adjusted operator of ``A`` (the block counts of the merges).
+        The privacy-adjusted operator of ``A`` (or of the graph ``A`` was cut from): the
+        merges read its flip adjustment, ``shift`` and ``scale``, and take the block counts
+        from ``A`` itself.
     n_clusters : int
     seed : int or None
     tune : {"merge", "resolution"}, default="merge"
